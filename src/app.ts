@@ -1,0 +1,90 @@
+/**
+ * createApp(runtime): mounts every area's router under /v1, the health probes at the root,
+ * the error handler and the OpenAPI document. It never reads argv or env and never listens.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from './errors.js';
+import { newId } from './ids.js';
+import { silentLogger, type Logger } from './logger.js';
+import { apiKeyAuth } from './middleware/auth.js';
+import { jsonBody } from './middleware/body.js';
+import type { AppEnv } from './middleware/context.js';
+import type { Runtime } from './runtime.js';
+import { apiKeysRoutes } from './routes/api-keys.js';
+import { appsRoutes } from './routes/apps.js';
+import { healthRoutes } from './routes/health.js';
+import { tenantRoutes } from './routes/tenant.js';
+import { usersRoutes } from './routes/users.js';
+
+export const API_BASE_PATH = '/v1';
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export interface AppOptions {
+  logger?: Logger;
+  version?: string;
+}
+
+/** Turns anything thrown into the error envelope; never a stack trace (D6). */
+function toApiError(error: unknown, logger: Logger, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 400) return new ApiError('invalid_json', error.message || 'The request body is not valid JSON');
+    if (error.status === 413) return new ApiError('payload_too_large', 'The request body is larger than 1 MiB');
+    if (error.status === 415) return new ApiError('invalid_json', 'Send the body as JSON with the header Content-Type: application/json');
+  }
+  logger.log('error', 'unhandled error', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new ApiError('internal_error', 'Something went wrong inside the emulator; the server log has the details');
+}
+
+export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+  const logger = options.logger ?? silentLogger;
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header('x-request-id');
+    const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newId('req');
+    c.set('requestId', requestId);
+    await next();
+    c.header('x-request-id', requestId);
+    if (c.res.headers.get('content-type') === 'application/json') c.header('content-type', JSON_CONTENT_TYPE);
+    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
+  });
+
+  app.onError((error, c) => {
+    const apiError = toApiError(error, logger, c.var.requestId ?? '');
+    for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
+    return c.json(apiError.toBody(), apiError.status as 400);
+  });
+  app.notFound((c) => {
+    const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);
+    return c.json(error.toBody(), 404);
+  });
+
+  const health = healthRoutes(rt);
+  app.route('/', health);
+
+  app.use(`${API_BASE_PATH}/*`, jsonBody());
+  app.use(`${API_BASE_PATH}/*`, apiKeyAuth(rt));
+  const v1 = new OpenAPIHono<AppEnv>();
+  v1.route('/', health);
+  v1.route('/apps', appsRoutes(rt));
+  v1.route('/users', usersRoutes(rt));
+  v1.route('/api-keys', apiKeysRoutes(rt));
+  v1.route('/tenant', tenantRoutes(rt));
+
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  v1.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Wallet and Identity Service API',
+      version: options.version ?? '0.0.0',
+      description: 'Served by svc, the local emulator. Every path is relative to the base URL ending in /v1.',
+    },
+    servers: [{ url: API_BASE_PATH }],
+  });
+  app.route(API_BASE_PATH, v1);
+  return app;
+}

@@ -1,0 +1,89 @@
+/** `svc serve`: the emulator of the whole API on a file-backed store. */
+import chalk from 'chalk';
+import type { Command } from 'commander';
+import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
+import { createLogger, type LogFormat } from '../../logger.js';
+import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  seed?: string;
+  inMemory?: boolean;
+  logFormat: LogFormat;
+  quiet?: boolean;
+  clockSpeed: number;
+  startTime?: string;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('Run the emulator: the whole API on a local, file-backed store')
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), DEFAULT_PORT)
+    .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
+    .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', './.svc')
+    .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
+    .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
+    .option('--log-format <format>', 'request log: pretty or json', (value) => {
+      if (value !== 'pretty' && value !== 'json') throw new CliError(`--log-format must be pretty or json, got "${value}"`, 2);
+      return value;
+    }, 'pretty')
+    .option('-q, --quiet', 'log only warnings and errors')
+    .option('--clock-speed <n>', 'emulated seconds per real second', parsePositiveNumberOption('--clock-speed'), 1)
+    .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ svc serve                         # http://127.0.0.1:4010/v1, data in ./.svc
+  $ svc serve --port 0 --in-memory    # a throwaway instance on a free port
+  $ svc serve --seed fixtures/mine.json --data-dir /tmp/svc
+  $ svc serve --log-format json --quiet`,
+    )
+    .action(async (options: ServeOptions) => {
+      await serve(options);
+    });
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
+  let startTime: Date | undefined;
+  if (options.startTime !== undefined) {
+    startTime = new Date(options.startTime);
+    if (Number.isNaN(startTime.getTime())) throw new CliError(`--start-time "${options.startTime}" is not an ISO date`, 2);
+  }
+  const emulator = await startEmulator({
+    port: options.port,
+    host: options.host,
+    dataDir: options.dataDir,
+    inMemory: options.inMemory ?? false,
+    ...(options.seed === undefined ? {} : { seedFile: options.seed }),
+    clock: { speed: options.clockSpeed, ...(startTime === undefined ? {} : { startTime }) },
+    logger,
+  });
+
+  const lines = [
+    `${chalk.bold('svc')} emulator ready`,
+    `  API        ${chalk.cyan(emulator.baseUrl)}`,
+    `  Dashboard  ${chalk.cyan(emulator.dashboardUrl)}`,
+    `  Data       ${emulator.rt.store.dataDir ?? '(in memory)'}`,
+    ...emulator.seededKeys.map((k) => `  API key    ${chalk.green(k.key)}  ${chalk.dim(`(${k.tenantName})`)}`),
+  ];
+  if (emulator.seededKeys.length === 0) lines.push(`  API key    ${chalk.dim('none of the fixture keys is active; create one with POST /v1/api-keys')}`);
+  if (options.logFormat === 'json') {
+    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'ready', baseUrl: emulator.baseUrl, dashboardUrl: emulator.dashboardUrl, apiKeys: emulator.seededKeys })}\n`);
+  } else {
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string): void => {
+      logger.log('info', `${signal}: stopping (draining requests, flushing the store)`);
+      void emulator.close().then(resolve);
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}

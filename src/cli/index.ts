@@ -1,0 +1,30 @@
+/** The `svc` command: registers the subcommands, nothing else. */
+import { Command, CommanderError } from 'commander';
+import { VERSION } from '../version.js';
+import { registerServe } from './commands/serve.js';
+import { CliError, printError } from './output.js';
+
+export function buildProgram(): Command {
+  const program = new Command('svc')
+    .description('Local emulator and conformance tool for the Wallet and Identity Service API')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  registerServe(program);
+  return program;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed help, the version or the usage error.
+      process.exitCode = error.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    printError(error);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  }
+}

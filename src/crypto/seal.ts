@@ -1,0 +1,43 @@
+/** Encryption at rest for key shares: AES-256-GCM under the data dir's own key. */
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Sealed } from '../store/records.js';
+
+export const SEAL_KEY_FILE = 'seal.key';
+
+export class Sealer {
+  readonly #key: Buffer;
+
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error('the seal key must be 32 bytes');
+    this.#key = key;
+  }
+
+  /** The data dir's key, made on first use (mode 0600); a fresh random key in memory when no dir. */
+  static forDataDir(dataDir: string | null): Sealer {
+    if (dataDir === null) return new Sealer(randomBytes(32));
+    const path = join(dataDir, SEAL_KEY_FILE);
+    try {
+      return new Sealer(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64'));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      const key = randomBytes(32);
+      writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      return new Sealer(key);
+    }
+  }
+
+  seal(plain: Uint8Array): Sealed {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
+    const data = Buffer.concat([cipher.update(plain), cipher.final()]);
+    return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  }
+
+  open(sealed: Sealed): Buffer {
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(sealed.iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]);
+  }
+}

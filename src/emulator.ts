@@ -1,0 +1,84 @@
+/**
+ * The emulator as one object: runtime (store, clock), seed, app and HTTP server. `svc serve`
+ * and the tests both start it through startEmulator().
+ */
+import { createApp } from './app.js';
+import { silentLogger, type Logger } from './logger.js';
+import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { listen, type RunningServer } from './server.js';
+import { hashSecret } from './services/api-keys.js';
+import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
+import type { FixtureData } from './schemas/fixture.js';
+import { VERSION } from './version.js';
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export interface EmulatorOptions extends RuntimeOptions {
+  port?: number;
+  host?: string;
+  /** Fixture file for an empty store (default fixtures/default.json). */
+  seedFile?: string;
+  logger?: Logger;
+}
+
+export interface SeededKey {
+  tenantId: string;
+  tenantName: string;
+  key: string;
+}
+
+export interface Emulator {
+  readonly rt: Runtime;
+  readonly server: RunningServer;
+  /** http://host:port/v1 */
+  readonly baseUrl: string;
+  readonly dashboardUrl: string;
+  /** The fixture's API keys that still work in this store. */
+  readonly seededKeys: SeededKey[];
+  close(): Promise<void>;
+}
+
+/** The fixture's keys whose hashes the store still holds (so they are printed only if they work). */
+function workingKeys(rt: Runtime, fixture: FixtureData): SeededKey[] {
+  const keys: SeededKey[] = [];
+  for (const tenant of fixture.tenants) {
+    for (const { key } of tenant.apiKeys) {
+      const record = rt.store.findByKey('apiKeys', `hash:${hashSecret(key)}`);
+      if (!record || record.revokedAt !== null) continue;
+      const owner = rt.store.get('tenants', record.tenantId);
+      keys.push({ tenantId: record.tenantId, tenantName: owner?.name ?? tenant.name, key });
+    }
+  }
+  return keys;
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const logger = options.logger ?? silentLogger;
+  const fixture = await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH);
+  const rt = await createRuntime(options);
+  try {
+    if (rt.isNew) await seedFixture(rt, fixture);
+    const app = createApp(rt, { logger, version: VERSION });
+    const server = await listen(app, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
+    let closing: Promise<void> | null = null;
+    return {
+      rt,
+      server,
+      baseUrl: `${server.origin}/v1`,
+      dashboardUrl: `${server.origin}/_emulator/ui`,
+      seededKeys: workingKeys(rt, fixture),
+      close() {
+        closing ??= (async () => {
+          await server.close();
+          await rt.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await rt.close();
+    throw error;
+  }
+}
+

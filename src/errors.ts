@@ -1,0 +1,78 @@
+/**
+ * The one error model of the API (DESIGN D6): every failure is an ApiError, and one
+ * handler in app.ts turns it into the spec's envelope `{ error, code, details }`.
+ */
+
+/** Every machine-readable code the service answers, with its HTTP status. */
+export const ERROR_CODES = {
+  validation_error: 400,
+  invalid_json: 400,
+  invalid_code: 400,
+  share_mismatch: 400,
+  dns_verification_failed: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  missing_session: 401,
+  invalid_session: 401,
+  mfa_required: 403,
+  permission_denied: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  session_expired: 410,
+  challenge_expired: 410,
+  gone: 410,
+  payload_too_large: 413,
+  rate_limited: 429,
+  mfa_locked: 429,
+  internal_error: 500,
+  store_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** One entry of `details`: which field, and what is wrong with it. */
+export interface ErrorDetail {
+  path?: string;
+  message: string;
+  [key: string]: unknown;
+}
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: ErrorDetail[] = [],
+    headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.details = details;
+    this.headers = headers;
+  }
+
+  /** The body of the error envelope. */
+  toBody(): { error: string; code: ErrorCode; details: ErrorDetail[] } {
+    return { error: this.message, code: this.code, details: this.details };
+  }
+}
+
+/** 404 for a record that does not exist or belongs to another tenant (never 403: D3). */
+export function notFound(what: string, id?: string): ApiError {
+  return new ApiError('not_found', id === undefined ? `${what} not found` : `${what} ${id} not found`);
+}
+
+export function conflict(message: string, details: ErrorDetail[] = []): ApiError {
+  return new ApiError('conflict', message, details);
+}
+
+export function validationError(message: string, details: ErrorDetail[]): ApiError {
+  return new ApiError('validation_error', message, details);
+}

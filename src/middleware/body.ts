@@ -1,0 +1,71 @@
+/**
+ * Request bodies (DESIGN D6): at most 1 MiB (413 payload_too_large), JSON only
+ * (400 invalid_json), parsed once here so the validators reuse the parsed value.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { ApiError } from '../errors.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function tooLarge(): ApiError {
+  return new ApiError('payload_too_large', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`);
+}
+
+/** Reads the body up to the limit, without buffering more than the limit. */
+async function readLimited(request: Request): Promise<Uint8Array> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function jsonBody(): MiddlewareHandler {
+  return async (c, next) => {
+    if (!METHODS_WITH_BODY.has(c.req.method)) return next();
+    const declared = Number(c.req.header('content-length') ?? '0');
+    if (declared > MAX_BODY_BYTES) throw tooLarge();
+    const bytes = await readLimited(c.req.raw);
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+    if (bytes.byteLength === 0) {
+      // An empty body reads as {} so that bodiless actions (POST /guests) need no ceremony.
+      cacheText(c.req.bodyCache, '{}');
+      return next();
+    }
+    if (!JSON_MEDIA_TYPE.test(mediaType)) {
+      throw new ApiError('invalid_json', 'Send the body as JSON with the header Content-Type: application/json', [
+        { path: 'content-type', message: mediaType ? `got ${mediaType}` : 'missing' },
+      ]);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new ApiError('invalid_json', 'The request body is not valid UTF-8');
+    }
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+    }
+    cacheText(c.req.bodyCache, text);
+    return next();
+  };
+}
+
+/** Hono keeps body promises in bodyCache (its type says values); c.req.json() parses this text. */
+function cacheText(cache: object, text: string): void {
+  (cache as { text?: Promise<string> }).text = Promise.resolve(text);
+}

@@ -1,0 +1,33 @@
+/** Health: `/healthz` (the process answers) and `/readyz` (the store can be written), without a key. */
+import { createRoute } from '@hono/zod-openapi';
+import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { envelope, jsonResponse, ErrorEnvelope } from '../schemas/common.js';
+import { Health, Ready } from '../schemas/health.js';
+import { newRouter } from './router.js';
+
+const tags = ['Health'];
+const startedAt = Date.now();
+
+export function healthRoutes(rt: Runtime) {
+  return newRouter()
+    .openapi(
+      createRoute({ method: 'get', path: '/healthz', tags, summary: 'Health check', security: [],
+        responses: { 200: jsonResponse(envelope(Health), 'The process is alive') } }),
+      (c) => c.json({ data: { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) } }, 200),
+    )
+    .openapi(
+      createRoute({ method: 'get', path: '/readyz', tags, summary: 'Readiness check', security: [],
+        responses: {
+          200: jsonResponse(envelope(Ready), 'Ready: the store can be written'),
+          503: jsonResponse(ErrorEnvelope, 'Not ready: the data dir cannot be written'),
+        } }),
+      async (c) => {
+        // After a failed write, probe the disk again so readiness recovers once it is writable.
+        if (!rt.store.writable && !(await rt.store.probe())) {
+          throw new ApiError('store_unavailable', 'The data dir cannot be written');
+        }
+        return c.json({ data: { status: 'ready' as const, store: rt.store.dataDir === null ? ('memory' as const) : ('file' as const) } }, 200);
+      },
+    );
+}

@@ -1,0 +1,31 @@
+/** Every area's router is an OpenAPIHono whose validation failures become `validation_error`. */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
+import { ApiError, type ErrorDetail } from '../errors.js';
+import type { AppEnv } from '../middleware/context.js';
+
+const WHERE: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
+
+/** Turns zod issues into the error envelope's `details` (D6): one `{ path, message }` per field. */
+export function issueDetails(issues: readonly z.core.$ZodIssue[], target?: string): ErrorDetail[] {
+  return issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || (target === 'json' ? '(body)' : '(root)'),
+    message: issue.message,
+    ...(target === undefined ? {} : { in: WHERE[target] ?? target }),
+  }));
+}
+
+export function newRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const where = WHERE[result.target] ?? result.target;
+        throw new ApiError('validation_error', `The request ${where} is not valid`, issueDetails(result.error.issues, result.target));
+      }
+      return undefined;
+    },
+  });
+}
+
+/** Operation security: every /v1 route but health and the document needs the key (D3). */
+export const API_KEY_SECURITY = [{ ApiKeyAuth: [] }];

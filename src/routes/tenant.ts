@@ -1,0 +1,24 @@
+/** /v1/tenant: the tenant the API key acts for; patch its name and settings. */
+import { createRoute } from '@hono/zod-openapi';
+import type { Runtime } from '../runtime.js';
+import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
+import { tenantView, updateTenant } from '../services/tenants.js';
+import { API_KEY_SECURITY, newRouter } from './router.js';
+
+const tags = ['Tenant'];
+const security = API_KEY_SECURITY;
+
+export function tenantRoutes(rt: Runtime) {
+  return newRouter()
+    .openapi(
+      createRoute({ method: 'get', path: '/', tags, security, summary: 'Get current tenant',
+        responses: { 200: jsonResponse(envelope(Tenant), 'The tenant'), ...errorResponses() } }),
+      (c) => c.json({ data: tenantView(c.var.tenant) }, 200),
+    )
+    .openapi(
+      createRoute({ method: 'patch', path: '/', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
+        responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant'), ...errorResponses() } }),
+      async (c) => c.json({ data: tenantView(await updateTenant(rt, c.var.tenant.id, c.req.valid('json'))) }, 200),
+    );
+}

@@ -1,0 +1,124 @@
+/**
+ * Shapes shared by every area: the spec's three envelopes (part 2), list queries (D7),
+ * timestamps and ids (D2). One source for validation, OpenAPI and conformance.
+ */
+import { z } from '@hono/zod-openapi';
+
+/** ISO 8601 UTC with milliseconds, as `2026-11-21T10:00:00.000Z`. */
+export const IsoTimestamp = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO 8601 UTC timestamp with milliseconds')
+  .openapi({ example: '2026-11-21T10:00:00.000Z' });
+
+/** An id of one type: prefix, underscore, base62. */
+export function idOf(prefix: string) {
+  return z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `an id starting with ${prefix}_`)
+    .openapi({ example: `${prefix}_4f8Qm2xZb7LkP1sT9vRa` });
+}
+
+/** A duration string (D2): 90s, 15m, 2h, 7d. */
+export const Duration = z
+  .string()
+  .regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, 'a duration such as 90s, 15m, 2h or 7d')
+  .openapi({ example: '24h' });
+
+export const ErrorDetail = z
+  .object({ path: z.string().optional(), message: z.string() })
+  .catchall(z.unknown())
+  .openapi('ErrorDetail');
+
+/** The error envelope (spec part 2). */
+export const ErrorEnvelope = z
+  .object({ error: z.string(), code: z.string(), details: z.array(ErrorDetail) })
+  .openapi('Error');
+
+/** The success envelope (spec part 2): `{ data }`. */
+export function envelope<T extends z.ZodType>(data: T) {
+  return z.object({ data });
+}
+
+/** The paginated envelope (spec part 2). */
+export function paginated<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    total: z.number().int().min(0),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    hasMore: z.boolean(),
+  });
+}
+
+/** A list answer that is not paginated (D7): `{ data: [...] }`. */
+export function list<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item) });
+}
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+const positiveIntegerText = (name: string, max?: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a whole number`)
+    .transform(Number)
+    .pipe(max === undefined ? z.number().int().min(1, `${name} must be at least 1`) : z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+
+/** `page` (1-based, default 1) and `page_size` (default 20, max 100): anything else is 400 (D7). */
+export const PageQuery = z.object({
+  page: positiveIntegerText('page')
+    .optional()
+    .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', minimum: 1, default: 1, example: 1 }),
+  page_size: positiveIntegerText('page_size', MAX_PAGE_SIZE)
+    .optional()
+    .openapi({
+      param: { name: 'page_size', in: 'query' },
+      type: 'integer',
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      example: DEFAULT_PAGE_SIZE,
+    }),
+});
+
+export const IdParam = z.object({
+  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+/** Standard error responses for OpenAPI, keyed by status. */
+export function errorResponses(...statuses: number[]) {
+  const descriptions: Record<number, string> = {
+    400: 'Bad request or validation error',
+    401: 'Missing or invalid API key or session',
+    403: 'Forbidden (MFA required or not permitted)',
+    404: 'Not found',
+    409: 'Conflict (duplicate)',
+    410: 'Gone (expired)',
+    413: 'Body larger than 1 MiB',
+    429: 'Rate limited',
+    503: 'Store unavailable',
+  };
+  const responses: Record<string, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
+  for (const status of [...new Set([400, 401, 429, ...statuses])]) {
+    responses[String(status)] = {
+      description: descriptions[status] ?? 'Error',
+      content: { 'application/json': { schema: ErrorEnvelope } },
+    };
+  }
+  return responses;
+}
+
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return {
+    body: {
+      required: true,
+      content: { 'application/json': { schema } },
+      ...(description === undefined ? {} : { description }),
+    },
+  };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { 'application/json': { schema } } };
+}

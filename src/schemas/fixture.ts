@@ -1,0 +1,36 @@
+/** Seed files (`fixtures/default.json`, `svc serve --seed FILE`, `POST /_emulator/seed`). */
+import { z } from '@hono/zod-openapi';
+import { PLANS } from '../store/records.js';
+import { API_KEY_PATTERN } from './api-keys.js';
+import { CreateAppBody } from './apps.js';
+import { IsoTimestamp, idOf } from './common.js';
+import { UpdateTenantBody } from './tenant.js';
+import { Email, TrustLevel } from './users.js';
+
+const FixtureUser = z
+  .object({
+    email: Email.nullable(),
+    name: z.string().trim().min(1).max(200).nullable().optional(),
+    trustLevel: TrustLevel,
+    createdAt: IsoTimestamp.optional(),
+  })
+  .refine((user) => user.trustLevel === 'guest' || user.email !== null, { message: 'only a guest may have no email', path: ['email'] });
+
+const FixtureTenant = z.object({
+  id: idOf('ten').optional(),
+  name: z.string().trim().min(1).max(100),
+  plan: z.enum(PLANS).default('pro'),
+  apiKeys: z
+    .array(z.object({ name: z.string().trim().min(1).max(100), key: z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits') }))
+    .min(1, 'a tenant needs at least one API key'),
+  settings: UpdateTenantBody.shape.settings,
+  apps: z.array(CreateAppBody).default([]),
+  users: z.array(FixtureUser).default([]),
+});
+
+export const Fixture = z
+  .object({ tenants: z.array(FixtureTenant).min(1, 'a fixture needs at least one tenant') })
+  .openapi('Fixture');
+
+export type FixtureInput = z.input<typeof Fixture>;
+export type FixtureData = z.output<typeof Fixture>;

@@ -1,0 +1,34 @@
+/** Pagination (DESIGN D7): 1-based pages, `hasMore` is `page * pageSize < total`. */
+import { DEFAULT_PAGE_SIZE } from '../schemas/common.js';
+
+export interface PageRequest {
+  page?: number | undefined;
+  page_size?: number | undefined;
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+
+export function paginate<T, V>(items: readonly T[], request: PageRequest, view: (item: T) => V): Page<V> {
+  const page = request.page ?? 1;
+  const pageSize = request.page_size ?? DEFAULT_PAGE_SIZE;
+  const start = (page - 1) * pageSize;
+  return {
+    data: items.slice(start, start + pageSize).map(view),
+    total: items.length,
+    page,
+    pageSize,
+    hasMore: page * pageSize < items.length,
+  };
+}
+
+/** Newest first, then id (D7). */
+export function newestFirst<T extends { id: string; createdAt: string }>(a: T, b: T): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}

@@ -1,0 +1,130 @@
+/**
+ * Users (DESIGN D7, D13, D15): email unique per tenant (case-insensitive); every user gets
+ * its party and pre-generated wallet when created, so `user.created` can carry `partyId`.
+ */
+import { conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import { createPartyKeys } from '../crypto/party.js';
+import type { Runtime } from '../runtime.js';
+import type { UserView } from '../schemas/users.js';
+import type { TrustLevel, UserRecord, WalletRecord } from '../store/records.js';
+import { emitEvent } from './events.js';
+import { newestFirst, paginate, type Page, type PageRequest } from './pagination.js';
+
+export interface NewUser {
+  email: string | null;
+  name: string | null;
+  trustLevel: TrustLevel;
+  createdAt?: string;
+}
+
+/** A user and its wallet, made (keys and all) but not yet stored. */
+export interface PreparedUser {
+  user: UserRecord;
+  wallet: WalletRecord;
+}
+
+export function userView(user: UserRecord): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    trustLevel: user.trustLevel,
+    partyId: user.partyId,
+    createdAt: user.createdAt,
+    updatedAt: user.updatedAt,
+  };
+}
+
+export function emailKey(tenantId: string, email: string): string {
+  return `${tenantId}:${email.toLowerCase()}`;
+}
+
+export function findUserByEmail(rt: Runtime, tenantId: string, email: string): UserRecord | undefined {
+  return rt.store.findByKey('users', emailKey(tenantId, email));
+}
+
+function assertEmailFree(rt: Runtime, tenantId: string, email: string): void {
+  if (findUserByEmail(rt, tenantId, email)) {
+    throw conflict(`a user with email ${email} already exists`, [{ path: 'email', message: 'already taken in this tenant' }]);
+  }
+}
+
+/** Makes the key pair, party id and sealed shares of a new user (the slow, async part). */
+export async function prepareUser(rt: Runtime, tenantId: string, input: NewUser): Promise<PreparedUser> {
+  const userId = newId('usr');
+  const hint = input.email?.split('@')[0] ?? input.name ?? userId;
+  const keys = await createPartyKeys(hint);
+  const [serverShare, ...clientShares] = keys.shares;
+  const createdAt = input.createdAt ?? rt.clock.iso();
+  const walletId = newId('wal');
+  return {
+    user: {
+      id: userId,
+      tenantId,
+      email: input.email,
+      name: input.name,
+      trustLevel: input.trustLevel,
+      partyId: keys.partyId,
+      walletId,
+      createdAt,
+      updatedAt: createdAt,
+    },
+    wallet: {
+      id: walletId,
+      tenantId,
+      userId,
+      partyId: keys.partyId,
+      publicKey: keys.publicKey.toString('hex'),
+      serverShare: rt.sealer.seal(serverShare!),
+      pendingShares: clientShares.map((share) => rt.sealer.seal(share)),
+      claimedAt: null,
+      createdAt,
+    },
+  };
+}
+
+/**
+ * Stores a prepared user (inside `rt.store.write()`), refusing a taken email, and records
+ * `user.created` unless the user is a guest (D8).
+ */
+export function insertUser(rt: Runtime, prepared: PreparedUser): UserRecord {
+  const { user, wallet } = prepared;
+  if (user.email !== null) assertEmailFree(rt, user.tenantId, user.email);
+  rt.store.insert('users', user);
+  rt.store.insert('wallets', wallet);
+  if (user.trustLevel !== 'guest') announceUser(rt, user);
+  return user;
+}
+
+/** Records `user.created` with the data the spec fixes (part 2). */
+export function announceUser(rt: Runtime, user: UserRecord): void {
+  emitEvent(rt, user.tenantId, 'user.created', { userId: user.id, email: user.email, partyId: user.partyId });
+}
+
+export async function createUser(rt: Runtime, tenantId: string, input: NewUser): Promise<UserRecord> {
+  if (input.email !== null) assertEmailFree(rt, tenantId, input.email);
+  const prepared = await prepareUser(rt, tenantId, input);
+  return rt.store.write(() => insertUser(rt, prepared));
+}
+
+export function getUser(rt: Runtime, tenantId: string, id: string): UserRecord {
+  const user = rt.store.getOwned('users', tenantId, id);
+  if (!user) throw notFound('user', id);
+  return user;
+}
+
+export interface UserQuery extends PageRequest {
+  trust_level?: TrustLevel | undefined;
+  search?: string | undefined;
+}
+
+export function listUsers(rt: Runtime, tenantId: string, query: UserQuery): Page<UserView> {
+  const needle = query.search?.toLowerCase();
+  const users = rt.store.ofTenant('users', tenantId).filter(
+    (user) =>
+      (query.trust_level === undefined || user.trustLevel === query.trust_level) &&
+      (!needle || (user.email?.toLowerCase().includes(needle) ?? false) || (user.name?.toLowerCase().includes(needle) ?? false)),
+  );
+  return paginate(users.sort(newestFirst), query, userView);
+}
