@@ -13,6 +13,7 @@ import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { appsRoutes } from './routes/apps.js';
+import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
@@ -74,6 +75,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/users', usersRoutes(rt));
   v1.route('/api-keys', apiKeysRoutes(rt));
   v1.route('/tenant', tenantRoutes(rt));
+  v1.route('/custom-domains', customDomainsRoutes(rt));
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.doc31('/openapi.json', {

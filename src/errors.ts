@@ -27,6 +27,7 @@ export const ERROR_CODES = {
   mfa_locked: 429,
   internal_error: 500,
   store_unavailable: 503,
+  dns_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

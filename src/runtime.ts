@@ -12,6 +12,16 @@ export interface RuntimeOptions {
   dataDir?: string;
   inMemory?: boolean;
   clock?: ClockOptions;
+  /** Emulated delays between webhook attempts (D9); default RETRY_SCHEDULE. */
+  retryScheduleMs?: number[];
+  /** Real milliseconds a webhook target has to answer (D9); default 30 s. */
+  deliveryTimeoutMs?: number;
+  /** DNS server for custom-domain verification, `host:port` (D13); default the system's. */
+  dnsServer?: string;
+  /** Requests per second for every key, or 'off'; default the tenant plan's rate (D16). */
+  rateLimit?: number | 'off';
+  /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */
+  adminToken?: string;
 }
 
 export interface Runtime {
@@ -20,6 +30,7 @@ export interface Runtime {
   readonly sealer: Sealer;
   /** Whether the store was empty when opened (and so needs a seed). */
   readonly isNew: boolean;
+  readonly options: Readonly<RuntimeOptions>;
   /** Hear every event recorded (the webhook dispatcher registers here). */
   readonly eventListeners: EventListener[];
   close(): Promise<void>;
@@ -38,6 +49,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       clock,
       sealer,
       isNew,
+      options,
       eventListeners: [],
       close: () => store.close(),
     };

@@ -96,6 +96,50 @@ export interface EventRecord {
   data: Record<string, unknown>;
 }
 
+/** A tenant's custom domain (one per tenant) and the TXT record that proves it (D13). */
+export interface CustomDomainRecord {
+  id: string;
+  tenantId: string;
+  /** Lower-case host name without a trailing dot; unique across tenants. */
+  domain: string;
+  /** The value after `svc-verify=` in the TXT record `_svc-verify.<domain>`. */
+  token: string;
+  status: 'pending' | 'verified';
+  verifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A checkout at the emulated payment provider (D13): completing it changes the tenant's plan. */
+export interface CheckoutSessionRecord {
+  id: string;
+  tenantId: string;
+  plan: Plan;
+  successUrl: string;
+  cancelUrl: string;
+  status: 'open' | 'complete' | 'canceled';
+  expiresAt: string;
+  completedAt: string | null;
+  createdAt: string;
+}
+
+/** A billing portal session at the emulated payment provider (D13). */
+export interface PortalSessionRecord {
+  id: string;
+  tenantId: string;
+  returnUrl: string;
+  expiresAt: string;
+  createdAt: string;
+}
+
+/** API calls of one tenant on one UTC day of the emulator clock; id `<tenantId>:<YYYY-MM-DD>`. */
+export interface UsageRecord {
+  id: string;
+  tenantId: string;
+  date: string;
+  apiCalls: number;
+}
+
 /** Every collection of the store and the record it holds. */
 export interface CollectionTypes {
   tenants: TenantRecord;
@@ -104,8 +148,12 @@ export interface CollectionTypes {
   users: UserRecord;
   wallets: WalletRecord;
   events: EventRecord;
+  customDomains: CustomDomainRecord;
+  checkoutSessions: CheckoutSessionRecord;
+  portalSessions: PortalSessionRecord;
+  usage: UsageRecord;
 }
 
 export type CollectionName = keyof CollectionTypes;
 
-export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events'] as const satisfies readonly CollectionName[];
+export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage'] as const satisfies readonly CollectionName[];

@@ -36,6 +36,7 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   users: (user) => (user.email === null ? null : `${user.tenantId}:${user.email.toLowerCase()}`),
   apps: (app) => `${app.tenantId}:${app.name.toLowerCase()}`,
   wallets: (wallet) => `user:${wallet.userId}`,
+  customDomains: (domain) => `domain:${domain.domain}`,
 };
 
 interface Deferred {

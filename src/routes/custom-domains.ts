@@ -1,0 +1,41 @@
+/** /v1/custom-domains: register the tenant's domain, verify it over DNS, remove it. */
+import { createRoute } from '@hono/zod-openapi';
+import type { Runtime } from '../runtime.js';
+import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
+import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/domains.js';
+import { API_KEY_SECURITY, newRouter } from './router.js';
+
+const tags = ['Custom domains'];
+const security = API_KEY_SECURITY;
+
+export function customDomainsRoutes(rt: Runtime) {
+  return newRouter()
+    .openapi(
+      createRoute({ method: 'post', path: '/', tags, security, summary: 'Register domain', request: jsonBody(RegisterDomainBody),
+        description: 'Answers the TXT record to create. The same domain again answers 200 with the existing record.',
+        responses: {
+          201: jsonResponse(envelope(CustomDomain), 'The domain, pending verification'),
+          200: jsonResponse(envelope(CustomDomain), 'The domain was already registered'),
+          ...errorResponses(409),
+        } }),
+      async (c) => {
+        const { record, created } = await registerDomain(rt, c.var.tenant.id, c.req.valid('json').domain);
+        return created ? c.json({ data: customDomainView(record) }, 201) : c.json({ data: customDomainView(record) }, 200);
+      },
+    )
+    .openapi(
+      createRoute({ method: 'post', path: '/verify', tags, security, summary: 'Verify DNS ownership',
+        description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
+        responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, 503) } }),
+      async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.var.tenant.id)) }, 200),
+    )
+    .openapi(
+      createRoute({ method: 'delete', path: '/', tags, security, summary: 'Remove domain',
+        responses: { 200: jsonResponse(envelope(DeletedDomain), 'The domain is gone'), ...errorResponses(404) } }),
+      async (c) => {
+        const removed = await removeDomain(rt, c.var.tenant.id);
+        return c.json({ data: { domain: removed.domain, deleted: true as const } }, 200);
+      },
+    );
+}
