@@ -13,10 +13,12 @@ import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { appsRoutes } from './routes/apps.js';
+import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 
 export const API_BASE_PATH = '/v1';
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -67,6 +69,9 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   const health = healthRoutes(rt);
   app.route('/', health);
 
+  app.use('/_emulator/*', jsonBody());
+  app.route('/_emulator', controlRoutes(rt));
+
   app.use(`${API_BASE_PATH}/*`, jsonBody());
   app.use(`${API_BASE_PATH}/*`, apiKeyAuth(rt));
   const v1 = new OpenAPIHono<AppEnv>();
@@ -75,6 +80,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/users', usersRoutes(rt));
   v1.route('/api-keys', apiKeysRoutes(rt));
   v1.route('/tenant', tenantRoutes(rt));
+  v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });

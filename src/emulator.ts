@@ -3,11 +3,12 @@
  * and the tests both start it through startEmulator().
  */
 import { createApp } from './app.js';
-import { silentLogger, type Logger } from './logger.js';
+import { silentLogger } from './logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
 import { listen, type RunningServer } from './server.js';
 import { hashSecret } from './services/api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
+import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
 import { VERSION } from './version.js';
 
@@ -19,7 +20,6 @@ export interface EmulatorOptions extends RuntimeOptions {
   host?: string;
   /** Fixture file for an empty store (default fixtures/default.json). */
   seedFile?: string;
-  logger?: Logger;
 }
 
 export interface SeededKey {
@@ -56,7 +56,7 @@ function workingKeys(rt: Runtime, fixture: FixtureData): SeededKey[] {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const logger = options.logger ?? silentLogger;
   const fixture = await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH);
-  const rt = await createRuntime(options);
+  const rt = await createRuntime({ ...options, logger });
   try {
     if (rt.isNew) await seedFixture(rt, fixture);
     const app = createApp(rt, { logger, version: VERSION });
@@ -71,6 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       close() {
         closing ??= (async () => {
           await server.close();
+          await usageMeter(rt).flush();
           await rt.close();
         })();
         return closing;

@@ -5,8 +5,10 @@
  */
 import { Clock, type ClockOptions } from './clock/clock.js';
 import { Sealer } from './crypto/seal.js';
+import type { Logger } from './logger.js';
 import type { EventListener } from './services/events.js';
 import { Store } from './store/store.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
 
 export interface RuntimeOptions {
   dataDir?: string;
@@ -22,6 +24,7 @@ export interface RuntimeOptions {
   rateLimit?: number | 'off';
   /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */
   adminToken?: string;
+  logger?: Logger;
 }
 
 export interface Runtime {
@@ -33,6 +36,8 @@ export interface Runtime {
   readonly options: Readonly<RuntimeOptions>;
   /** Hear every event recorded (the webhook dispatcher registers here). */
   readonly eventListeners: EventListener[];
+  /** Sends webhook deliveries and keeps their retry schedule (D9). */
+  readonly dispatcher: Dispatcher;
   close(): Promise<void>;
 }
 
@@ -44,15 +49,26 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   try {
     const sealer = Sealer.forDataDir(store.dataDir);
     const clock = new Clock(options.clock);
-    return {
+    let dispatcher: Dispatcher | undefined;
+    const rt: Runtime = {
       store,
       clock,
       sealer,
       isNew,
       options,
       eventListeners: [],
-      close: () => store.close(),
+      get dispatcher() {
+        if (!dispatcher) throw new Error('the dispatcher is not started');
+        return dispatcher;
+      },
+      async close() {
+        await dispatcher?.stop();
+        await store.close();
+      },
     };
+    dispatcher = new Dispatcher(rt, options.logger);
+    dispatcher.start();
+    return rt;
   } catch (error) {
     await store.close();
     throw error;

@@ -1,7 +1,9 @@
 /** The `svc` command: registers the subcommands, nothing else. */
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import { registerClock } from './commands/clock.js';
 import { registerServe } from './commands/serve.js';
+import { registerWebhook } from './commands/webhook.js';
 import { CliError, printError } from './output.js';
 
 export function buildProgram(): Command {
@@ -11,6 +13,8 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServe(program);
+  registerClock(program);
+  registerWebhook(program);
   return program;
 }
 

@@ -40,8 +40,9 @@ export function jsonBody(): MiddlewareHandler {
     const bytes = await readLimited(c.req.raw);
     const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
     if (bytes.byteLength === 0) {
-      // An empty body reads as {} so that bodiless actions (POST /guests) need no ceremony.
-      cacheText(c.req.bodyCache, '{}');
+      // An empty body reads as {} so that bodiless actions (POST /guests) need no ceremony;
+      // without a Content-Type it stays empty, so the validators see "no body" rather than "{}".
+      cacheText(c.req.bodyCache, JSON_MEDIA_TYPE.test(mediaType) ? '{}' : '');
       return next();
     }
     if (!JSON_MEDIA_TYPE.test(mediaType)) {

@@ -9,10 +9,21 @@ import type { Runtime } from '../runtime.js';
 import type { EventRecord } from '../store/records.js';
 import { DEFAULT_API_VERSION } from './tenants.js';
 
-export type EventListener = (rt: Runtime, event: EventRecord) => void;
+export interface EmitOptions {
+  /** Deliver to this webhook only, whatever it subscribes to (test events, D8). */
+  webhookId?: string;
+}
+
+export type EventListener = (rt: Runtime, event: EventRecord, options: EmitOptions) => void;
 
 /** Records an event. Call inside `rt.store.write()`. */
-export function emitEvent(rt: Runtime, tenantId: string, type: string, data: Record<string, unknown>): EventRecord {
+export function emitEvent(
+  rt: Runtime,
+  tenantId: string,
+  type: string,
+  data: Record<string, unknown>,
+  options: EmitOptions = {},
+): EventRecord {
   const tenant = rt.store.get('tenants', tenantId);
   const event: EventRecord = {
     id: newId('evt'),
@@ -23,7 +34,7 @@ export function emitEvent(rt: Runtime, tenantId: string, type: string, data: Rec
     data,
   };
   rt.store.insert('events', event);
-  for (const listener of rt.eventListeners) listener(rt, event);
+  for (const listener of rt.eventListeners) listener(rt, event, options);
   return event;
 }
 

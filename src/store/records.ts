@@ -140,6 +140,48 @@ export interface UsageRecord {
   apiCalls: number;
 }
 
+export interface WebhookRecord {
+  id: string;
+  tenantId: string;
+  url: string;
+  /** Subscribed event types; `*` subscribes to all (D8). */
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  /** The signing secret, sealed at rest; answered only on create and rotate. */
+  secret: Sealed;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'dead';
+
+/** One HTTP request of a delivery (D9). */
+export interface AttemptRecord {
+  /** Emulator time the attempt started. */
+  at: string;
+  /** The X-Service-Timestamp it was signed with (real Unix seconds). */
+  signedAt: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  tenantId: string;
+  webhookId: string;
+  eventId: string;
+  eventType: string;
+  /** pending: waiting for its first attempt (or a retry from the DLQ); failed: a retry is scheduled. */
+  status: DeliveryStatus;
+  attempts: AttemptRecord[];
+  /** Emulator time of the next attempt; null once succeeded or dead. */
+  nextAttemptAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** Every collection of the store and the record it holds. */
 export interface CollectionTypes {
   tenants: TenantRecord;
@@ -148,6 +190,8 @@ export interface CollectionTypes {
   users: UserRecord;
   wallets: WalletRecord;
   events: EventRecord;
+  webhooks: WebhookRecord;
+  deliveries: DeliveryRecord;
   customDomains: CustomDomainRecord;
   checkoutSessions: CheckoutSessionRecord;
   portalSessions: PortalSessionRecord;
@@ -156,4 +200,4 @@ export interface CollectionTypes {
 
 export type CollectionName = keyof CollectionTypes;
 
-export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage'] as const satisfies readonly CollectionName[];
+export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'webhooks', 'deliveries', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage'] as const satisfies readonly CollectionName[];

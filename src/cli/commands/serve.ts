@@ -3,6 +3,7 @@ import chalk from 'chalk';
 import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
 import { createLogger, type LogFormat } from '../../logger.js';
+import { parseDuration } from '../../duration.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -15,6 +16,20 @@ interface ServeOptions {
   quiet?: boolean;
   clockSpeed: number;
   startTime?: string;
+  retrySchedule?: number[];
+  deliveryTimeout?: number;
+  adminToken?: string;
+}
+
+function parseDurationOption(name: string, text: string): number {
+  const ms = parseDuration(text);
+  if (ms === undefined || ms <= 0) throw new CliError(`${name} "${text}" is not a duration such as 500ms, 30s or 2m`, 2);
+  return ms;
+}
+
+/** `1m,5m,30m,2h,24h` → milliseconds; at least one delay. */
+function parseSchedule(text: string): number[] {
+  return text.split(',').map((part) => parseDurationOption('--retry-schedule', part.trim()));
 }
 
 export function registerServe(program: Command): void {
@@ -33,6 +48,9 @@ export function registerServe(program: Command): void {
     .option('-q, --quiet', 'log only warnings and errors')
     .option('--clock-speed <n>', 'emulated seconds per real second', parsePositiveNumberOption('--clock-speed'), 1)
     .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z')
+    .option('--retry-schedule <delays>', 'emulated delays between webhook attempts (default 1m,5m,30m,2h,24h)', parseSchedule)
+    .option('--delivery-timeout <duration>', 'real time a webhook target has to answer (default 30s)', (text) => parseDurationOption('--delivery-timeout', text))
+    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
     .addHelpText(
       'after',
       `
@@ -61,6 +79,9 @@ async function serve(options: ServeOptions): Promise<void> {
     inMemory: options.inMemory ?? false,
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
     clock: { speed: options.clockSpeed, ...(startTime === undefined ? {} : { startTime }) },
+    ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
+    ...(options.deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeout }),
+    ...(options.adminToken === undefined || options.adminToken === '' ? {} : { adminToken: options.adminToken }),
     logger,
   });
 

@@ -1,0 +1,72 @@
+/** `svc clock get|advance|set`: drive a running emulator's clock (DESIGN D10). */
+import type { Command } from 'commander';
+import { parseDuration } from '../../duration.js';
+import { controlRequest, DEFAULT_ORIGIN, type ControlOptions } from '../control-client.js';
+import { CliError } from '../output.js';
+
+interface ClockState {
+  now: string;
+  speed: number;
+  fired?: number;
+}
+
+interface ClockCliOptions extends ControlOptions {
+  json?: boolean;
+}
+
+function print(state: ClockState, options: ClockCliOptions): void {
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(state)}\n`);
+    return;
+  }
+  const fired = state.fired === undefined ? '' : `  (${state.fired} delivery attempt${state.fired === 1 ? '' : 's'} fired)`;
+  process.stdout.write(`${state.now}  speed ×${state.speed}${fired}\n`);
+}
+
+function withConnection(command: Command): Command {
+  return command
+    .option('--url <url>', 'the emulator', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
+    .option('--admin-token <token>', 'the emulator\'s --admin-token, when not on loopback', process.env['SVC_ADMIN_TOKEN'])
+    .option('--json', 'print JSON');
+}
+
+export function registerClock(program: Command): void {
+  const clock = program
+    .command('clock')
+    .description('Read, advance or set the emulator clock that drives retries, TTLs and expiry')
+    .addHelpText('after', `
+Examples:
+  $ svc clock get
+  $ svc clock advance 1d          # fires every retry that comes due, in order
+  $ svc clock set --speed 60      # one emulated minute per real second
+  $ svc clock set --now 2026-12-01T00:00:00Z`);
+
+  withConnection(clock.command('get').description('Show the emulated time and speed')).action(async (options: ClockCliOptions) => {
+    print(await controlRequest<ClockState>(options, 'GET', '/clock'), options);
+  });
+
+  withConnection(clock.command('advance <duration>').description('Jump ahead (90s, 15m, 2h, 1d), firing everything that comes due'))
+    .action(async (by: string, options: ClockCliOptions) => {
+      if (parseDuration(by) === undefined) throw new CliError(`"${by}" is not a duration such as 90s, 15m, 2h or 1d`, 2);
+      print(await controlRequest<ClockState>(options, 'POST', '/clock/advance', { by }), options);
+    });
+
+  withConnection(clock.command('set').description('Set the emulated time and/or speed'))
+    .option('--now <iso>', 'emulated time, ISO 8601')
+    .option('--speed <n>', 'emulated seconds per real second')
+    .action(async (options: ClockCliOptions & { now?: string; speed?: string }) => {
+      if (options.now === undefined && options.speed === undefined) throw new CliError('give --now, --speed or both', 2);
+      const body: { now?: string; speed?: number } = {};
+      if (options.now !== undefined) {
+        const when = new Date(options.now);
+        if (Number.isNaN(when.getTime())) throw new CliError(`--now "${options.now}" is not an ISO date`, 2);
+        body.now = when.toISOString();
+      }
+      if (options.speed !== undefined) {
+        const speed = Number(options.speed);
+        if (!(speed > 0)) throw new CliError(`--speed must be a positive number, got "${options.speed}"`, 2);
+        body.speed = speed;
+      }
+      print(await controlRequest<ClockState>(options, 'POST', '/clock', body), options);
+    });
+}

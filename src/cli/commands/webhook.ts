@@ -1,0 +1,62 @@
+/** `svc webhook …`: the parent of `dlq`, `listen` and `verify`. */
+import type { Command } from 'commander';
+import type { DeliveryView } from '../../schemas/webhooks.js';
+import { controlRequest, DEFAULT_ORIGIN, type ControlOptions } from '../control-client.js';
+
+type DeadDelivery = DeliveryView & { tenantId: string };
+
+interface DlqOptions extends ControlOptions {
+  json?: boolean;
+}
+
+function withConnection(command: Command): Command {
+  return command
+    .option('--url <url>', 'the emulator', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
+    .option('--admin-token <token>', 'the emulator\'s --admin-token, when not on loopback', process.env['SVC_ADMIN_TOKEN'])
+    .option('--json', 'print JSON');
+}
+
+function describe(delivery: DeadDelivery): string {
+  const last = delivery.attempts.at(-1);
+  const outcome = last ? (last.error ?? `HTTP ${last.statusCode}`) : 'no attempt';
+  return `${delivery.id}  ${delivery.status.padEnd(9)} ${delivery.eventType.padEnd(28)} ${delivery.eventId}  ${delivery.attempts.length} attempts, last: ${outcome}`;
+}
+
+/** Creates the `webhook` command with its `dlq` subcommands; other subcommands register on it. */
+export function registerWebhook(program: Command): Command {
+  const webhook = program.command('webhook').description('Work with webhook deliveries: the DLQ, a local receiver, signature checks');
+  const dlq = webhook
+    .command('dlq')
+    .description('List and retry dead deliveries (those whose every retry failed)')
+    .addHelpText('after', `
+Examples:
+  $ svc webhook dlq list
+  $ svc webhook dlq retry dlv_4f8Qm2xZb7LkP1sT9vRa
+  $ svc webhook dlq retry --all`);
+
+  withConnection(dlq.command('list').description('List the DLQ')).action(async (options: DlqOptions) => {
+    const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
+    if (options.json) process.stdout.write(`${JSON.stringify(dead)}\n`);
+    else if (dead.length === 0) process.stdout.write('The DLQ is empty.\n');
+    else process.stdout.write(`${dead.map(describe).join('\n')}\n`);
+  });
+
+  withConnection(dlq.command('retry [id]').description('Send a dead delivery once more (same event id)'))
+    .option('--all', 'retry every delivery in the DLQ')
+    .action(async (id: string | undefined, options: DlqOptions & { all?: boolean }) => {
+      const ids = options.all ? (await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq')).map((d) => d.id) : id ? [id] : [];
+      if (ids.length === 0) {
+        process.stdout.write(options.all ? 'The DLQ is empty.\n' : 'Name a delivery id, or pass --all.\n');
+        if (!options.all) process.exitCode = 2;
+        return;
+      }
+      const results: DeadDelivery[] = [];
+      for (const deliveryId of ids) {
+        results.push(await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(deliveryId)}/retry`));
+      }
+      if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
+      else process.stdout.write(`${results.map(describe).join('\n')}\n`);
+      if (results.some((delivery) => delivery.status !== 'succeeded')) process.exitCode = 1;
+    });
+  return webhook;
+}

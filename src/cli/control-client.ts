@@ -1,0 +1,48 @@
+/** The CLI's way to a running emulator's control plane (`/_emulator`), with readable failures. */
+import { request } from 'undici';
+import { CliError } from './output.js';
+
+export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
+
+export interface ControlOptions {
+  url: string;
+  adminToken?: string;
+}
+
+/** Accepts `http://host:port`, with or without a trailing `/v1` or slash. */
+export function originOf(url: string): string {
+  if (!URL.canParse(url)) throw new CliError(`--url "${url}" is not a URL such as ${DEFAULT_ORIGIN}`, 2);
+  const parsed = new URL(url);
+  return parsed.origin;
+}
+
+/** Calls the control plane and answers its `data`; errors become one-line CliErrors. */
+export async function controlRequest<T>(options: ControlOptions, method: string, path: string, body?: unknown): Promise<T> {
+  const origin = originOf(options.url);
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.adminToken) headers['authorization'] = `Bearer ${options.adminToken}`;
+  let response;
+  try {
+    response = await request(`${origin}/_emulator${path}`, {
+      method: method as 'GET',
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`cannot reach the emulator at ${origin} (${code}); is \`svc serve\` running there? (set --url)`, 2);
+  }
+  const text = await response.body.text();
+  let parsed: { data?: T; error?: string; code?: string } | undefined;
+  try {
+    parsed = JSON.parse(text) as typeof parsed;
+  } catch {
+    parsed = undefined;
+  }
+  if (response.statusCode >= 400 || parsed?.data === undefined) {
+    const reason = parsed?.error ? `${parsed.error} (${parsed.code})` : `HTTP ${response.statusCode}`;
+    throw new CliError(`${method} /_emulator${path} failed: ${reason}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,82 @@
+/**
+ * The control plane under /_emulator (DESIGN D10, D11): health, the emulator clock, the
+ * event log and the DLQ. Mounted without the API key behind the loopback/admin guard.
+ */
+import { Hono } from 'hono';
+import type { ZodType } from 'zod';
+import { parseDuration } from '../duration.js';
+import { ApiError } from '../errors.js';
+import type { AppEnv } from '../middleware/context.js';
+import { controlPlaneGuard } from '../middleware/admin.js';
+import type { Runtime } from '../runtime.js';
+import { AdvanceClockBody, EventsQuery, SetClockBody } from '../schemas/control.js';
+import { deliveryView } from '../services/webhooks.js';
+import { issueDetails } from './router.js';
+
+async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise<T> {
+  let raw: unknown;
+  try {
+    raw = await body;
+  } catch {
+    raw = {};
+  }
+  const result = schema.safeParse(raw ?? {});
+  if (!result.success) throw new ApiError('validation_error', 'The request body is not valid', issueDetails(result.error.issues, 'json'));
+  return result.data;
+}
+
+export function controlRoutes(rt: Runtime) {
+  const clockState = () => ({ now: rt.clock.iso(), speed: rt.clock.speed });
+  const app = new Hono<AppEnv>();
+  app.use('*', controlPlaneGuard(rt.options.adminToken));
+
+  app.get('/health', (c) =>
+    c.json({
+      data: {
+        status: 'ok',
+        store: rt.store.dataDir === null ? 'memory' : 'file',
+        dataDir: rt.store.dataDir,
+        clock: clockState(),
+        scheduledDeliveries: rt.dispatcher.scheduled.size,
+      },
+    }),
+  );
+
+  app.get('/clock', (c) => c.json({ data: clockState() }));
+
+  app.post('/clock', async (c) => {
+    const body = await parseBody(SetClockBody, c.req.json());
+    if (body.speed !== undefined) rt.clock.setSpeed(body.speed);
+    if (body.now !== undefined) rt.clock.set(new Date(body.now));
+    return c.json({ data: clockState() });
+  });
+
+  app.post('/clock/advance', async (c) => {
+    const body = await parseBody(AdvanceClockBody, c.req.json());
+    const fired = await rt.dispatcher.advance(parseDuration(body.by)!);
+    return c.json({ data: { ...clockState(), fired } });
+  });
+
+  app.get('/events', (c) => {
+    const query = EventsQuery.safeParse(c.req.query());
+    if (!query.success) throw new ApiError('validation_error', 'The request query is not valid', issueDetails(query.error.issues, 'query'));
+    const { type, tenant, limit = 100 } = query.data;
+    const events = [...rt.store.all('events')]
+      .filter((event) => (type === undefined || event.type === type) && (tenant === undefined || event.tenantId === tenant))
+      .reverse()
+      .slice(0, limit);
+    return c.json({ data: events });
+  });
+
+  app.get('/dlq', (c) => {
+    const dead = [...rt.store.all('deliveries')].filter((delivery) => delivery.status === 'dead').reverse();
+    return c.json({ data: dead.map((delivery) => ({ ...deliveryView(delivery), tenantId: delivery.tenantId })) });
+  });
+
+  app.post('/deliveries/:id/retry', async (c) => {
+    const delivery = await rt.dispatcher.retry(null, c.req.param('id'));
+    return c.json({ data: { ...deliveryView(delivery), tenantId: delivery.tenantId } });
+  });
+
+  return app;
+}

@@ -1,0 +1,127 @@
+/**
+ * Webhooks (spec part 4, 6; DESIGN D8, D9): registrations with a signing secret answered
+ * once (`whsec_` + 32 base62, sealed at rest), test events, and the deliveries list.
+ */
+import { notFound } from '../errors.js';
+import { newId, randomBase62 } from '../ids.js';
+import type { Runtime } from '../runtime.js';
+import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from '../schemas/webhooks.js';
+import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
+import { ALL_EVENTS, isEventType, sampleEventData, type EventType } from '../webhooks/event-types.js';
+import { emitEvent } from './events.js';
+import { newestFirst } from './pagination.js';
+
+export const WEBHOOK_SECRET_PREFIX = 'whsec_';
+
+export function newWebhookSecret(): string {
+  return `${WEBHOOK_SECRET_PREFIX}${randomBase62(32)}`;
+}
+
+export function webhookView(webhook: WebhookRecord): WebhookView {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    description: webhook.description,
+    enabled: webhook.enabled,
+    createdAt: webhook.createdAt,
+    updatedAt: webhook.updatedAt,
+  };
+}
+
+export function deliveryView(delivery: DeliveryRecord): DeliveryView {
+  return {
+    id: delivery.id,
+    webhookId: delivery.webhookId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    nextAttemptAt: delivery.nextAttemptAt,
+    createdAt: delivery.createdAt,
+    updatedAt: delivery.updatedAt,
+  };
+}
+
+export function listWebhooks(rt: Runtime, tenantId: string): WebhookView[] {
+  return rt.store.ofTenant('webhooks', tenantId).sort(newestFirst).map(webhookView);
+}
+
+export function getWebhook(rt: Runtime, tenantId: string, id: string): WebhookRecord {
+  const webhook = rt.store.getOwned('webhooks', tenantId, id);
+  if (!webhook) throw notFound('webhook', id);
+  return webhook;
+}
+
+export async function createWebhook(rt: Runtime, tenantId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
+  const secret = newWebhookSecret();
+  const now = rt.clock.iso();
+  const webhook: WebhookRecord = {
+    id: newId('whk'),
+    tenantId,
+    url: input.url,
+    events: [...new Set(input.events)],
+    description: input.description ?? null,
+    enabled: true,
+    secret: rt.sealer.seal(Buffer.from(secret, 'utf8')),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await rt.store.write(() => rt.store.insert('webhooks', webhook));
+  return { ...webhookView(webhook), secret };
+}
+
+/** Patches a webhook; `rotateSecret: true` issues a new secret, answered this once. */
+export async function updateWebhook(
+  rt: Runtime,
+  tenantId: string,
+  id: string,
+  input: UpdateWebhookInput,
+): Promise<WebhookView & { secret?: string }> {
+  const webhook = getWebhook(rt, tenantId, id);
+  const secret = input.rotateSecret ? newWebhookSecret() : undefined;
+  const updated = await rt.store.write(() =>
+    rt.store.update('webhooks', id, {
+      url: input.url ?? webhook.url,
+      events: input.events ? [...new Set(input.events)] : webhook.events,
+      description: input.description === undefined ? webhook.description : input.description,
+      enabled: input.enabled ?? webhook.enabled,
+      ...(secret === undefined ? {} : { secret: rt.sealer.seal(Buffer.from(secret, 'utf8')) }),
+      updatedAt: rt.clock.iso(),
+    }),
+  );
+  return secret === undefined ? webhookView(updated) : { ...webhookView(updated), secret };
+}
+
+/** Deletes a webhook and its deliveries (nothing more is sent to it). */
+export async function deleteWebhook(rt: Runtime, tenantId: string, id: string): Promise<void> {
+  getWebhook(rt, tenantId, id);
+  const deliveries = rt.store.ofTenant('deliveries', tenantId).filter((delivery) => delivery.webhookId === id);
+  await rt.store.write(() => {
+    rt.store.remove('webhooks', id);
+    for (const delivery of deliveries) rt.store.remove('deliveries', delivery.id);
+  });
+}
+
+/**
+ * Sends one test event (type from the body, else the webhook's first type) with sample
+ * data to this webhook only, and answers the delivery after its first attempt.
+ */
+export async function sendTestEvent(rt: Runtime, tenantId: string, id: string, type?: EventType): Promise<DeliveryView> {
+  const webhook = getWebhook(rt, tenantId, id);
+  const first = webhook.events.find((event) => event !== ALL_EVENTS);
+  const eventType: EventType = type ?? (first !== undefined && isEventType(first) ? first : 'user.created');
+  const event = await rt.store.write(() => emitEvent(rt, tenantId, eventType, sampleEventData(eventType), { webhookId: id }));
+  const delivery = rt.store.ofTenant('deliveries', tenantId).find((d) => d.eventId === event.id);
+  if (!delivery) throw notFound('delivery for event', event.id);
+  return deliveryView(await rt.dispatcher.attemptNow(delivery.id));
+}
+
+export function listDeliveries(rt: Runtime, tenantId: string, webhookId: string, status?: DeliveryStatus): DeliveryView[] {
+  getWebhook(rt, tenantId, webhookId);
+  return rt.store
+    .ofTenant('deliveries', tenantId)
+    .filter((delivery) => delivery.webhookId === webhookId && (status === undefined || delivery.status === status))
+    .sort(newestFirst)
+    .map(deliveryView);
+}

@@ -1,0 +1,84 @@
+/**
+ * Sends one signed delivery attempt over undici (spec part 6, DESIGN D9): 2xx within the
+ * timeout is success; anything else, a redirect (never followed), a refused connection or
+ * no answer in time is a failure with a readable error. The answer's body is read up to
+ * 64 KiB and otherwise ignored, so a huge answer never blocks the server.
+ */
+import { Agent, request } from 'undici';
+import { signDelivery } from './signature.js';
+
+export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+export const USER_AGENT = 'svc-webhooks/1';
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  signedAt: number;
+}
+
+const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+
+/** Reads and drops the body, at most MAX_RESPONSE_BYTES. */
+async function drainLimited(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size >= MAX_RESPONSE_BYTES) {
+      body.destroy();
+      return;
+    }
+  }
+}
+
+function describeError(error: unknown, timeoutMs: number): string {
+  const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
+    return `no answer within ${timeoutMs / 1000} s`;
+  }
+  const code = err.code ?? err.cause?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (ECONNREFUSED)';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection reset by the receiver';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found (${code})`;
+    default:
+      return `${code ? `${code}: ` : ''}${err.message}`;
+  }
+}
+
+/** Signs `body` now (wall-clock seconds, D8) and POSTs it to `url`. */
+export async function sendAttempt(options: {
+  url: string;
+  secret: string;
+  eventId: string;
+  body: string;
+  timeoutMs?: number;
+}): Promise<AttemptOutcome> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const signedAt = Math.floor(Date.now() / 1000);
+  const headers = {
+    ...signDelivery(options.secret, options.eventId, options.body, signedAt),
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+  };
+  const started = performance.now();
+  const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
+  try {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const response = await request(options.url, { method: 'POST', headers, body: options.body, dispatcher: agent, signal });
+    await drainLimited(response.body);
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) return { ok: true, statusCode: status, error: null, durationMs: elapsed(), signedAt };
+    const error = status >= 300 && status < 400 ? `redirect ${status} (redirects are not followed)` : `non-2xx answer ${status}`;
+    return { ok: false, statusCode: status, error, durationMs: elapsed(), signedAt };
+  } catch (error) {
+    return { ok: false, statusCode: null, error: describeError(error, timeoutMs), durationMs: elapsed(), signedAt };
+  }
+}
