@@ -24,7 +24,10 @@ export class DurableJsonFile<T> implements Adapter<T> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    return JSON.parse(text) as T;
+    const value = JSON.parse(text) as T | null;
+    // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
+    if (value === null) throw new Error('it holds null, not a JSON object');
+    return value;
   }
 
   async write(data: T): Promise<void> {

@@ -1,0 +1,220 @@
+/**
+ * The store (D12) on a real temp dir: a write settles only once it is in the file, concurrent
+ * writes share file writes, the file carries its schema version, a file this version cannot
+ * read is refused and left byte for byte, and a disk that refuses writes is a 503.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { startTestEmulator, tempDataDir } from '../test-support/harness.js';
+import { DurableJsonFile } from './durable-file.js';
+import { LOCK_FILE } from './lock.js';
+import type { AppRecord } from './records.js';
+import { DATA_FILE, SCHEMA_VERSION, Store, StoreOpenError } from './store.js';
+
+const dirs: string[] = [];
+function freshDir(): string {
+  const dir = tempDataDir();
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+let counter = 0;
+function app(name = `app ${++counter}`): AppRecord {
+  const now = new Date().toISOString();
+  return { id: `app_test${++counter}`, tenantId: 'ten_test', name, description: null, allowedOrigins: [], createdAt: now, updatedAt: now };
+}
+
+function readFile(dir: string): { schemaVersion: number; apps: AppRecord[] } {
+  return JSON.parse(readFileSync(join(dir, DATA_FILE), 'utf8'));
+}
+
+describe('Store writes', () => {
+  it('opens an empty dir as new, writes nothing until asked, and settles each write only once it is in the file', async () => {
+    const dir = freshDir();
+    const { store, isNew } = await Store.open({ dataDir: dir });
+    expect(isNew).toBe(true);
+    expect(existsSync(join(dir, DATA_FILE))).toBe(false);
+    for (let i = 0; i < 3; i++) {
+      const record = app();
+      await store.write(() => store.insert('apps', record));
+      expect(readFile(dir).apps.map((a) => a.id)).toContain(record.id);
+    }
+    expect(readFile(dir).schemaVersion).toBe(SCHEMA_VERSION);
+    // write-then-rename leaves no temp file behind.
+    expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    await store.close();
+    const reopened = await Store.open({ dataDir: dir });
+    expect(reopened.isNew).toBe(false);
+    expect(reopened.store.count('apps')).toBe(3);
+    await reopened.store.close();
+  });
+
+  it('coalesces concurrent writes into a few file writes, and every one of them is in the file', async () => {
+    const dir = freshDir();
+    const { store } = await Store.open({ dataDir: dir });
+    const fileWrites = vi.spyOn(DurableJsonFile.prototype, 'write');
+    const records = Array.from({ length: 100 }, () => app());
+    await Promise.all(records.map((record) => store.write(() => store.insert('apps', record))));
+    expect(fileWrites.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(fileWrites.mock.calls.length).toBeLessThanOrEqual(3);
+    expect(readFile(dir).apps).toHaveLength(100);
+    await store.close();
+  });
+
+  it('keeps updates, removes and unique keys through a reopen', async () => {
+    const dir = freshDir();
+    const first = await Store.open({ dataDir: dir });
+    const kept = app('Kept');
+    const gone = app('Gone');
+    await first.store.write(() => {
+      first.store.insert('apps', kept);
+      first.store.insert('apps', gone);
+    });
+    await first.store.write(() => {
+      first.store.update('apps', kept.id, { name: 'Renamed' });
+      first.store.remove('apps', gone.id);
+    });
+    await first.store.close();
+    const { store } = await Store.open({ dataDir: dir });
+    expect(store.get('apps', kept.id)?.name).toBe('Renamed');
+    expect(store.get('apps', gone.id)).toBeUndefined();
+    expect(store.findByKey('apps', 'ten_test:renamed')?.id).toBe(kept.id);
+    expect(store.findByKey('apps', 'ten_test:kept')).toBeUndefined();
+    expect(store.getOwned('apps', 'ten_other', kept.id)).toBeUndefined();
+    await store.close();
+  });
+
+  it('close() flushes a write that has not settled yet', async () => {
+    const dir = freshDir();
+    const { store } = await Store.open({ dataDir: dir });
+    const record = app();
+    const pending = store.write(() => store.insert('apps', record));
+    await store.close();
+    await pending;
+    expect(readFile(dir).apps.map((a) => a.id)).toEqual([record.id]);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it('a write after close is refused as store_unavailable', async () => {
+    const { store } = await Store.open({ dataDir: freshDir() });
+    await store.close();
+    await expect(store.write(() => store.insert('apps', app()))).rejects.toMatchObject({ code: 'store_unavailable', status: 503 });
+  });
+
+  it('ignores a temp file a crash left behind, and replaces it on the next write', async () => {
+    const dir = freshDir();
+    const first = await Store.open({ dataDir: dir });
+    const record = app();
+    await first.store.write(() => first.store.insert('apps', record));
+    await first.store.close();
+    writeFileSync(join(dir, `.${DATA_FILE}.tmp`), '{"schemaVersion":1,"apps":[{"torn');
+    const { store } = await Store.open({ dataDir: dir });
+    expect(store.get('apps', record.id)).toBeDefined();
+    await store.write(() => store.insert('apps', app()));
+    expect(readFile(dir).apps).toHaveLength(2);
+    expect(existsSync(join(dir, `.${DATA_FILE}.tmp`))).toBe(false);
+    await store.close();
+  });
+
+  it('opens a file of this version that lacks some collections (they start empty)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, DATA_FILE), JSON.stringify({ schemaVersion: 1, apps: [app('Old')] }));
+    const { store, isNew } = await Store.open({ dataDir: dir });
+    expect(isNew).toBe(false);
+    expect(store.count('apps')).toBe(1);
+    expect(store.count('users')).toBe(0);
+    await store.close();
+  });
+
+  it('an in-memory store writes no file anywhere', async () => {
+    const dir = freshDir();
+    const before = readdirSync(dir);
+    const { store, isNew } = await Store.open({ inMemory: true, dataDir: dir });
+    expect(isNew).toBe(true);
+    expect(store.dataDir).toBeNull();
+    await store.write(() => store.insert('apps', app()));
+    expect(store.count('apps')).toBe(1);
+    expect(readdirSync(dir)).toEqual(before);
+    await store.close();
+  });
+});
+
+describe('a data file this version cannot read', () => {
+  it.each([
+    ['garbage', 'this is not json {{{', /cannot be read/],
+    ['an empty file', '', /cannot be read/],
+    ['a truncated document', '{"schemaVersion":1,"apps":[', /cannot be read/],
+    ['a list', '[]', /does not hold a JSON object/],
+    ['null', 'null', /cannot be read \(it holds null, not a JSON object\)/],
+    ['no schemaVersion', '{"apps":[]}', /has no schemaVersion/],
+    ['a schemaVersion as text', '{"schemaVersion":"1"}', /has no schemaVersion/],
+    ['schemaVersion 99', '{"schemaVersion":99,"apps":[]}', /newer svc \(schema version 99/],
+    ['apps that are not a list', '{"schemaVersion":1,"apps":{}}', /"apps" that is not a list/],
+  ])('%s is refused with the path and the reason, left byte for byte, and the lock released', async (_label, content, reason) => {
+    const dir = freshDir();
+    const path = join(dir, DATA_FILE);
+    writeFileSync(path, content);
+    const before = readFileSync(path);
+    const error = await Store.open({ dataDir: dir }).then(
+      () => null,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(StoreOpenError);
+    expect((error as Error).message).toContain(path);
+    expect((error as Error).message).toMatch(reason);
+    expect((error as Error).message).toMatch(/left untouched/);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  });
+
+  it.each([
+    ['garbage', '\u0000\u0001 not json'],
+    ['schemaVersion 99', '{"schemaVersion":99,"tenants":[],"apps":[],"users":[]}'],
+    ['null', 'null'],
+  ])('the emulator refuses to start on %s and never seeds over it', async (_label, content) => {
+    const dir = freshDir();
+    const path = join(dir, DATA_FILE);
+    writeFileSync(path, content);
+    const before = readFileSync(path);
+    await expect(startTestEmulator({ dataDir: dir })).rejects.toThrow(StoreOpenError);
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((name) => name !== 'seal.key').sort()).toEqual([DATA_FILE]);
+  });
+});
+
+describe('a data dir that refuses writes', () => {
+  it('answers 503 store_unavailable, /readyz turns 503, and both recover once the disk does', async () => {
+    const svc = await startTestEmulator({ dataDir: freshDir() });
+    try {
+      expect((await svc.request('GET', '/readyz', { key: null })).body.data).toEqual({ status: 'ready', store: 'file' });
+      // A directory where the temp file must go makes every file write fail (even for root).
+      const blocker = join(svc.dataDir, `.${DATA_FILE}.tmp`);
+      mkdirSync(blocker);
+      const refused = await svc.request('POST', '/apps', { body: { name: 'Unwritten' } });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toMatchObject({ code: 'store_unavailable', details: [] });
+      expect(refused.text).not.toMatch(/\n\s+at /);
+      for (const path of ['/readyz', '/v1/readyz']) {
+        const ready = await svc.request('GET', path, { key: null });
+        expect(ready.status).toBe(503);
+        expect(ready.body.code).toBe('store_unavailable');
+      }
+      expect((await svc.request('GET', '/healthz', { key: null })).status).toBe(200);
+
+      rmSync(blocker, { recursive: true });
+      expect((await svc.request('GET', '/readyz', { key: null })).status).toBe(200);
+      const accepted = await svc.request('POST', '/apps', { body: { name: 'Written' } });
+      expect(accepted.status).toBe(201);
+      expect(readFile(svc.dataDir).apps.map((a) => a.id)).toContain(accepted.body.data.id);
+    } finally {
+      await svc.close();
+    }
+  });
+});
