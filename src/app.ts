@@ -9,6 +9,7 @@ import { newId } from './ids.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
@@ -16,6 +17,8 @@ import { appsRoutes } from './routes/apps.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
+import { mfaRoutes } from './routes/mfa.js';
+import { guestsRoutes } from './routes/guests.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
 import { webhooksRoutes } from './routes/webhooks.js';
@@ -74,16 +77,20 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
 
   app.use(`${API_BASE_PATH}/*`, jsonBody());
   app.use(`${API_BASE_PATH}/*`, apiKeyAuth(rt));
+  app.use(`${API_BASE_PATH}/*`, rateLimit(rt));
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
   v1.route('/apps', appsRoutes(rt));
   v1.route('/users', usersRoutes(rt));
   v1.route('/api-keys', apiKeysRoutes(rt));
   v1.route('/tenant', tenantRoutes(rt));
+  v1.route('/mfa', mfaRoutes(rt));
+  v1.route('/guests', guestsRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
   v1.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {

@@ -8,7 +8,7 @@ export const ID_RANDOM_LENGTH = 20;
 
 export type IdPrefix =
   | 'ten' | 'app' | 'usr' | 'wal' | 'key' | 'whk' | 'dlv' | 'evt' | 'gst' | 'dsn'
-  | 'pky' | 'mfc' | 'shr' | 'dom' | 'cs' | 'bps' | 'tx' | 'req' | 'chl' | 'ctr' | 'upd';
+  | 'pky' | 'mfc' | 'shr' | 'dom' | 'cs' | 'bps' | 'tx' | 'req' | 'chl' | 'ctr' | 'upd' | 'ses' | 'tga';
 
 /** Random base62 string of the given length, from a CSPRNG. */
 export function randomBase62(length: number): string {

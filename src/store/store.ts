@@ -36,6 +36,9 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   users: (user) => (user.email === null ? null : `${user.tenantId}:${user.email.toLowerCase()}`),
   apps: (app) => `${app.tenantId}:${app.name.toLowerCase()}`,
   wallets: (wallet) => `user:${wallet.userId}`,
+  sessions: (session) => `hash:${session.tokenHash}`,
+  passkeys: (passkey) => `${passkey.tenantId}:${passkey.credentialId}`,
+  telegramAccounts: (account) => `${account.tenantId}:${account.telegramId}`,
   customDomains: (domain) => `domain:${domain.domain}`,
 };
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
 import { createLogger, type LogFormat } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
+import { dnsServerProblem } from '../../services/dns.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -19,6 +20,21 @@ interface ServeOptions {
   retrySchedule?: number[];
   deliveryTimeout?: number;
   adminToken?: string;
+  dnsServer?: string;
+  rateLimit?: number | 'off';
+}
+
+function parseDnsServer(text: string): string {
+  const problem = dnsServerProblem(text);
+  if (problem !== null) throw new CliError(`--dns-server "${text}": ${problem}`, 2);
+  return text;
+}
+
+function parseRateLimit(text: string): number | 'off' {
+  if (text === 'off') return 'off';
+  const value = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0)) throw new CliError(`--rate-limit must be a positive number of requests per second or "off", got "${text}"`, 2);
+  return value;
 }
 
 function parseDurationOption(name: string, text: string): number {
@@ -50,6 +66,8 @@ export function registerServe(program: Command): void {
     .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z')
     .option('--retry-schedule <delays>', 'emulated delays between webhook attempts (default 1m,5m,30m,2h,24h)', parseSchedule)
     .option('--delivery-timeout <duration>', 'real time a webhook target has to answer (default 30s)', (text) => parseDurationOption('--delivery-timeout', text))
+    .option('--dns-server <host:port>', 'DNS server for custom-domain verification (default: the system\'s)', parseDnsServer)
+    .option('--rate-limit <n|off>', 'requests per second for every API key, or off (default: the tenant plan\'s rate)', parseRateLimit)
     .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
     .addHelpText(
       'after',
@@ -82,6 +100,8 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
     ...(options.deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeout }),
     ...(options.adminToken === undefined || options.adminToken === '' ? {} : { adminToken: options.adminToken }),
+    ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
+    ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     logger,
   });
 

@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+
+const HOUR = 60 * 60 * 1000;
+
+describe('guest sessions', () => {
+  let svc: TestEmulator;
+  beforeAll(async () => {
+    svc = await startTestEmulator();
+  });
+  afterAll(() => svc.close());
+
+  const createGuest = async () => {
+    const res = await svc.request('POST', '/guests', { body: {} });
+    expect(res.status).toBe(201);
+    return res;
+  };
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const eventsOf = (type: string) => [...svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID)].filter((event) => event.type === type);
+
+  it('creates a guest user with a session that lasts the tenant guestTtl, and emits guest.created only', async () => {
+    const usersBefore = eventsOf('user.created').length;
+    const now = svc.emulator.rt.clock.nowMs();
+    const res = await createGuest();
+    const data = res.body.data;
+    expect(data.id).toMatch(/^gst_[0-9A-Za-z]+$/);
+    expect(data.status).toBe('active');
+    expect(data.user).toMatchObject({ trustLevel: 'guest', email: null });
+    expect(data.user.partyId).toMatch(/::1220[0-9a-f]{64}$/);
+    expect(data.session.token).toMatch(/^st_[0-9A-Za-z]{32}$/);
+    expect(Date.parse(data.expiresAt) - now).toBeGreaterThanOrEqual(24 * HOUR - 5_000);
+    expect(Date.parse(data.expiresAt) - now).toBeLessThanOrEqual(24 * HOUR + 5_000);
+    expect(data.session.expiresAt).toBe(data.expiresAt);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(eventsOf('guest.created').some((event) => event.data['guestId'] === data.id)).toBe(true);
+    expect(eventsOf('user.created').length).toBe(usersBefore);
+    const record = svc.emulator.rt.store.get('sessions', [...svc.emulator.rt.store.ofTenant('guests', ACME_TENANT_ID)].find((g) => g.id === data.id)!.sessionId)!;
+    expect(record).toMatchObject({ method: 'guest', userId: data.user.id, endedAt: null });
+    expect(JSON.stringify(record)).not.toContain(data.session.token);
+
+    const got = await svc.request('GET', `/guests/${data.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body.data).toMatchObject({ id: data.id, status: 'active', userId: data.user.id });
+  });
+
+  it('is 404 for an unknown id and for another tenant', async () => {
+    const { body } = await createGuest();
+    expect((await svc.request('GET', '/guests/gst_doesNotExist0000000')).status).toBe(404);
+    const other = await svc.request('GET', `/guests/${body.data.id}`, { key: GLOBEX_KEY });
+    expect(other.status).toBe(404);
+    expect(other.body.code).toBe('not_found');
+  });
+
+  it('answers 410 once the guest TTL passes on the emulator clock, for the record and its token', async () => {
+    await svc.request('PATCH', '/tenant', { body: { settings: { guestTtl: '2h' } } });
+    try {
+      const { body } = await createGuest();
+      expect((await svc.request('GET', '/mfa/status', { headers: bearer(body.data.session.token) })).status).toBe(200);
+      svc.emulator.rt.clock.advance(2 * HOUR + 1_000);
+      const got = await svc.request('GET', `/guests/${body.data.id}`);
+      expect(got.status).toBe(410);
+      expect(got.body.code).toBe('session_expired');
+      const use = await svc.request('GET', '/mfa/status', { headers: bearer(body.data.session.token) });
+      expect(use.status).toBe(410);
+      expect(use.body.code).toBe('session_expired');
+      const convert = await svc.request('POST', `/guests/${body.data.id}/convert`, { body: { email: 'late@example.com' } });
+      expect(convert.status).toBe(410);
+    } finally {
+      await svc.request('PATCH', '/tenant', { body: { settings: { guestTtl: '24h' } } });
+    }
+  });
+
+  it('ends a guest on DELETE, emits session.revoked, and answers 410 afterwards', async () => {
+    const { body } = await createGuest();
+    const id = body.data.id;
+    const deleted = await svc.request('DELETE', `/guests/${id}`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.data.status).toBe('ended');
+    expect(eventsOf('session.revoked').some((event) => event.data['sessionId'] === id)).toBe(true);
+    for (const [method, path, payload] of [
+      ['GET', `/guests/${id}`, undefined],
+      ['DELETE', `/guests/${id}`, undefined],
+      ['POST', `/guests/${id}/convert`, { email: 'after-delete@example.com' }],
+    ] as const) {
+      const res = await svc.request(method, path, payload === undefined ? {} : { body: payload });
+      expect(res.status, `${method} ${path}`).toBe(410);
+    }
+    const use = await svc.request('GET', '/mfa/status', { headers: bearer(body.data.session.token) });
+    expect(use.status).toBe(410);
+  });
+
+  it('converts a guest into a basic user keeping its id and party; a second convert is 409', async () => {
+    const { body } = await createGuest();
+    const guest = body.data;
+    const converted = await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'New.Person@Example.com', name: 'New Person' } });
+    expect(converted.status).toBe(200);
+    expect(converted.headers.get('cache-control')).toBe('no-store');
+    const { user, session } = converted.body.data;
+    expect(user).toMatchObject({ id: guest.user.id, partyId: guest.user.partyId, email: 'New.Person@Example.com', name: 'New Person', trustLevel: 'basic' });
+    expect(session.token).not.toBe(guest.session.token);
+    expect(converted.body.data.guest.status).toBe('converted');
+
+    const types = [...svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID)].filter((event) => event.data['userId'] === user.id).map((event) => event.type);
+    expect(types).toEqual(['guest.created', 'guest.converted', 'user.created']);
+    const announced = eventsOf('user.created').find((event) => event.data['userId'] === user.id)!;
+    expect(announced.data).toEqual({ userId: user.id, email: 'New.Person@Example.com', partyId: guest.user.partyId });
+
+    const sessions = svc.emulator.rt.store.ofTenant('sessions', ACME_TENANT_ID).filter((s) => s.userId === user.id);
+    expect(sessions.map((s) => s.method).sort()).toEqual(['convert', 'guest']);
+    expect((await svc.request('GET', '/mfa/status', { headers: bearer(session.token) })).status).toBe(200);
+    expect((await svc.request('GET', '/mfa/status', { headers: bearer(guest.session.token) })).status).toBe(410);
+    expect((await svc.request('GET', `/users/${user.id}`)).body.data.trustLevel).toBe('basic');
+
+    const again = await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'other@example.com' } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('conflict');
+    expect((await svc.request('GET', `/guests/${guest.id}`)).body.data.status).toBe('converted');
+  });
+
+  it('refuses to convert into an email that is taken (case-insensitive), and checks the body', async () => {
+    const { body } = await createGuest();
+    const taken = await svc.request('POST', `/guests/${body.data.id}/convert`, { body: { email: 'BOB.chen1@acme.test' } });
+    expect(taken.status).toBe(409);
+    expect(taken.body.details[0].path).toBe('email');
+    const bad = await svc.request('POST', `/guests/${body.data.id}/convert`, { body: { email: 'not-an-email' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('validation_error');
+    expect((await svc.request('GET', `/guests/${body.data.id}`)).body.data.status).toBe('active');
+  });
+
+  it.each([
+    [{}, 'olderThan'],
+    [{ olderThan: 'soon' }, 'olderThan'],
+    [{ olderThan: 12 }, 'olderThan'],
+  ])('cleanup rejects %j with validation_error', async (payload, path) => {
+    const res = await svc.request('POST', '/guests/cleanup', { body: payload });
+    expect(res.status).toBe(400);
+    expect(res.body.details[0].path).toBe(path);
+  });
+});
+
+describe('guest cleanup', () => {
+  let svc: TestEmulator;
+  beforeAll(async () => {
+    svc = await startTestEmulator();
+  });
+  afterAll(() => svc.close());
+
+  const createGuest = async () => {
+    const res = await svc.request('POST', '/guests', { body: {} });
+    expect(res.status).toBe(201);
+    return res;
+  };
+
+  it('cleanup ends only active guest sessions older than olderThan and answers the count', async () => {
+    const old = [await createGuest(), await createGuest(), await createGuest()].map((res) => res.body.data);
+    await svc.request('DELETE', `/guests/${old[2].id}`);
+    svc.emulator.rt.clock.advance(3 * HOUR);
+    const fresh = (await createGuest()).body.data;
+
+    const first = await svc.request('POST', '/guests/cleanup', { body: { olderThan: '2h' } });
+    expect(first.status).toBe(200);
+    expect(first.body.data.expired).toBe(2);
+    for (const guest of old) expect((await svc.request('GET', `/guests/${guest.id}`)).status).toBe(410);
+    expect((await svc.request('GET', `/guests/${fresh.id}`)).body.data.status).toBe('active');
+    expect((await svc.request('POST', '/guests/cleanup', { body: { olderThan: '2h' } })).body.data.expired).toBe(0);
+    expect((await svc.request('POST', '/guests/cleanup', { body: { olderThan: '0s' } })).body.data.expired).toBe(1);
+    expect((await svc.request('GET', `/guests/${fresh.id}`)).status).toBe(410);
+  });
+
+});

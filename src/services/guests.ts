@@ -1,0 +1,149 @@
+/**
+ * Guest sessions (spec part 3 rule 4; DESIGN D4, D8, D15): a guest is a user with trust level
+ * `guest` and no email, signed in with a session that lives for the tenant's guestTtl. It can
+ * be ended singly or in bulk, and converted into a `basic` user that keeps its id and data.
+ */
+import { ApiError, conflict, notFound } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Runtime } from '../runtime.js';
+import type { GuestView } from '../schemas/guests.js';
+import type { GuestRecord, TenantRecord, UserRecord } from '../store/records.js';
+import { emitEvent } from './events.js';
+import { endSession, openSession, sessionTtlMs, settingMs, type SessionGrant } from './sessions.js';
+import { announceUser, findUserByEmail, insertUser, prepareUser } from './users.js';
+
+const DEFAULT_GUEST_TTL_MS = 24 * 60 * 60 * 1000;
+
+export type GuestStatus = GuestView['status'];
+
+/** Where a guest session stands at the emulator's now. */
+export function guestStatus(rt: Runtime, guest: GuestRecord): GuestStatus {
+  if (guest.convertedAt !== null) return 'converted';
+  if (guest.endedAt !== null) return 'ended';
+  return Date.parse(guest.expiresAt) <= rt.clock.nowMs() ? 'expired' : 'active';
+}
+
+export function guestView(rt: Runtime, guest: GuestRecord): GuestView {
+  return {
+    id: guest.id,
+    status: guestStatus(rt, guest),
+    userId: guest.userId,
+    createdAt: guest.createdAt,
+    expiresAt: guest.expiresAt,
+    endedAt: guest.endedAt,
+    convertedAt: guest.convertedAt,
+  };
+}
+
+function findGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
+  const guest = rt.store.getOwned('guests', tenantId, id);
+  if (!guest) throw notFound('guest session', id);
+  return guest;
+}
+
+/** 410 for a guest session that expired or was ended (spec part 3 rule 3). */
+function goneError(status: GuestStatus, id: string): ApiError {
+  return new ApiError('session_expired', status === 'ended' ? `guest session ${id} has ended` : `guest session ${id} has expired`);
+}
+
+/** A guest session that can still be used: 410 when expired or ended, 409 when converted. */
+function liveGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
+  const guest = findGuest(rt, tenantId, id);
+  const status = guestStatus(rt, guest);
+  if (status === 'converted') throw conflict(`guest session ${id} was already converted into a user`);
+  if (status !== 'active') throw goneError(status, id);
+  return guest;
+}
+
+/** Creates a guest user, its session and the guest record; emits `guest.created` (not `user.created`). */
+export async function createGuest(
+  rt: Runtime,
+  tenant: TenantRecord,
+): Promise<{ guest: GuestRecord; user: UserRecord; session: SessionGrant }> {
+  const prepared = await prepareUser(rt, tenant.id, { email: null, name: null, trustLevel: 'guest' });
+  const ttlMs = settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
+  return rt.store.write(() => {
+    const user = insertUser(rt, prepared);
+    const { record, grant } = openSession(rt, user, 'guest', ttlMs);
+    const guest = rt.store.insert('guests', {
+      id: newId('gst'),
+      tenantId: tenant.id,
+      userId: user.id,
+      sessionId: record.id,
+      createdAt: record.createdAt,
+      expiresAt: record.expiresAt,
+      endedAt: null,
+      convertedAt: null,
+    });
+    emitEvent(rt, tenant.id, 'guest.created', { guestId: guest.id, userId: user.id, expiresAt: guest.expiresAt });
+    return { guest, user, session: grant };
+  });
+}
+
+/** A guest session; 410 once it expired or was ended. A converted one is still shown. */
+export function getGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
+  const guest = findGuest(rt, tenantId, id);
+  const status = guestStatus(rt, guest);
+  if (status === 'expired' || status === 'ended') throw goneError(status, id);
+  return guest;
+}
+
+/**
+ * Turns the guest into a `basic` user with an email (same id, party and wallet), ends the
+ * guest session and signs the user in; emits `guest.converted` then `user.created` (D8).
+ */
+export async function convertGuest(
+  rt: Runtime,
+  tenant: TenantRecord,
+  id: string,
+  input: { email: string; name?: string | undefined },
+): Promise<{ guest: GuestRecord; user: UserRecord; session: SessionGrant }> {
+  return rt.store.write(() => {
+    const guest = liveGuest(rt, tenant.id, id);
+    if (findUserByEmail(rt, tenant.id, input.email)) {
+      throw conflict(`a user with email ${input.email} already exists`, [{ path: 'email', message: 'already taken in this tenant' }]);
+    }
+    const current = rt.store.getOwned('users', tenant.id, guest.userId);
+    if (!current) throw notFound('user', guest.userId);
+    const now = rt.clock.iso();
+    const user = rt.store.update('users', current.id, {
+      email: input.email,
+      name: input.name ?? current.name,
+      trustLevel: 'basic',
+      updatedAt: now,
+    });
+    const converted = rt.store.update('guests', guest.id, { convertedAt: now, endedAt: now });
+    endSession(rt, guest.sessionId);
+    const { grant } = openSession(rt, user, 'convert', sessionTtlMs(tenant));
+    emitEvent(rt, tenant.id, 'guest.converted', { guestId: guest.id, userId: user.id, email: user.email });
+    announceUser(rt, user);
+    return { guest: converted, user, session: grant };
+  });
+}
+
+/** Ends a guest session at once (its token answers 410 from now on); emits `session.revoked`. */
+export async function deleteGuest(rt: Runtime, tenantId: string, id: string): Promise<GuestRecord> {
+  return rt.store.write(() => {
+    const guest = liveGuest(rt, tenantId, id);
+    const ended = rt.store.update('guests', guest.id, { endedAt: rt.clock.iso() });
+    endSession(rt, guest.sessionId);
+    emitEvent(rt, tenantId, 'session.revoked', { sessionId: guest.id, kind: 'guest', userId: guest.userId });
+    return ended;
+  });
+}
+
+/** Ends every active guest session created more than `olderThanMs` ago; answers how many. */
+export async function cleanupGuests(rt: Runtime, tenantId: string, olderThanMs: number): Promise<number> {
+  return rt.store.write(() => {
+    const cutoff = rt.clock.nowMs() - olderThanMs;
+    const now = rt.clock.iso();
+    let count = 0;
+    for (const guest of rt.store.ofTenant('guests', tenantId)) {
+      if (guestStatus(rt, guest) !== 'active' || Date.parse(guest.createdAt) >= cutoff) continue;
+      rt.store.update('guests', guest.id, { endedAt: now });
+      endSession(rt, guest.sessionId);
+      count += 1;
+    }
+    return count;
+  });
+}
