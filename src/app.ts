@@ -17,6 +17,7 @@ import { appsRoutes } from './routes/apps.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
+import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
 import { guestsRoutes } from './routes/guests.js';
 import { tenantRoutes } from './routes/tenant.js';
@@ -86,6 +87,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/tenant', tenantRoutes(rt));
   v1.route('/mfa', mfaRoutes(rt));
   v1.route('/guests', guestsRoutes(rt));
+  v1.route('/auth/telegram', telegramRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
 
