@@ -13,6 +13,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { appsRoutes } from './routes/apps.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
@@ -90,6 +91,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/auth/telegram', telegramRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
+  v1.route('/analytics', analyticsRoutes(rt));
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
