@@ -28,8 +28,30 @@ const FixtureTenant = z.object({
   users: z.array(FixtureUser).default([]),
 });
 
+/**
+ * Names the fixture must not repeat, so a duplicate is refused with its path by parseFixture
+ * (before the store is opened) rather than by the store's unique indexes later.
+ */
+function refuseRepeats(fixture: { tenants: Array<z.output<typeof FixtureTenant>> }, ctx: z.RefinementCtx): void {
+  const seen = new Map<string, string>();
+  const once = (key: string, path: Array<string | number>, what: string): void => {
+    const first = seen.get(key);
+    if (first === undefined) seen.set(key, path.join('.'));
+    else ctx.addIssue({ code: 'custom', path, message: `${what} repeats ${first}` });
+  };
+  fixture.tenants.forEach((tenant, t) => {
+    if (tenant.id !== undefined) once(`tenant:${tenant.id}`, ['tenants', t, 'id'], `the tenant id ${tenant.id}`);
+    tenant.apiKeys.forEach((key, k) => once(`key:${key.key}`, ['tenants', t, 'apiKeys', k, 'key'], 'the API key'));
+    tenant.apps.forEach((app, a) => once(`app:${t}:${app.name.toLowerCase()}`, ['tenants', t, 'apps', a, 'name'], `the app name "${app.name}"`));
+    tenant.users.forEach((user, u) => {
+      if (user.email !== null) once(`email:${t}:${user.email.toLowerCase()}`, ['tenants', t, 'users', u, 'email'], `the email ${user.email}`);
+    });
+  });
+}
+
 export const Fixture = z
   .object({ tenants: z.array(FixtureTenant).min(1, 'a fixture needs at least one tenant') })
+  .superRefine(refuseRepeats)
   .openapi('Fixture');
 
 export type FixtureInput = z.input<typeof Fixture>;

@@ -1,0 +1,240 @@
+/**
+ * `svc serve` as a user runs it: the built CLI in its own process (`node bin/svc.js serve`),
+ * its printed URLs and keys, a request with the printed key, a clean SIGINT, and the errors
+ * a user can act on (busy port, locked data dir, bad --seed) as one line without a stack.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'svc.js');
+const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'index.js');
+const ANSI = /\u001b\[[0-9;]*m/g;
+
+const work = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+const children: ChildProcess[] = [];
+
+/** Newest modification time of the sources the build compiles. */
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** `npm test` builds first; a lone run of this file builds when dist is older than src. */
+async function ensureBuilt(): Promise<void> {
+  if (existsSync(BUILT_ENTRY) && statSync(BUILT_ENTRY).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
+  try {
+    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT });
+  } catch (error) {
+    // tsc still emits on type errors elsewhere in the tree; only a missing entry point is fatal here.
+    if (!existsSync(BUILT_ENTRY)) throw error;
+  }
+}
+
+interface Served {
+  child: ChildProcess;
+  baseUrl: string;
+  dashboardUrl: string;
+  keys: Array<{ key: string; tenant: string }>;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function cliEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env['FORCE_COLOR'];
+  return env;
+}
+
+function launch(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, stdout: () => out.replace(ANSI, ''), stderr: () => err.replace(ANSI, ''), exited };
+}
+
+/** Runs `svc serve …` until it prints its ready block, then parses it. */
+async function serve(args: string[]): Promise<Served> {
+  const run = launch(['serve', ...args]);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const text = run.stdout();
+    if (/emulator ready[\s\S]*\n {2}API key[^\n]*\n/.test(text)) break;
+    if (run.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`svc serve did not get ready (exit ${run.child.exitCode}):\n${text}\n${run.stderr()}`);
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const text = run.stdout();
+  const keys = [...text.matchAll(/^ {2}API key +(sk_test_\w+) +\((.+)\)$/gm)].map((m) => ({ key: m[1]!, tenant: m[2]! }));
+  return {
+    ...run,
+    baseUrl: /^ {2}API +(\S+)$/m.exec(text)?.[1] ?? '',
+    dashboardUrl: /^ {2}Dashboard +(\S+)$/m.exec(text)?.[1] ?? '',
+    keys,
+  };
+}
+
+/** Runs a command that should fail at once; answers its exit code and output. */
+async function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = launch(args);
+  const code = await Promise.race([run.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running: ${run.stdout()}`)), 15_000))]);
+  return { code, stdout: run.stdout(), stderr: run.stderr() };
+}
+
+function expectOneLineError(stderr: string, ...fragments: Array<string | RegExp>): void {
+  const lines = stderr.trimEnd().split('\n');
+  expect(lines, stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^error /);
+  expect(stderr).not.toMatch(/\n\s+at |Error: /);
+  for (const fragment of fragments) expect(lines[0]).toMatch(fragment);
+}
+
+beforeAll(async () => {
+  await ensureBuilt();
+}, 120_000);
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe('svc serve --port 0', () => {
+  const dataDir = join(work, 'main-data');
+  let svc: Served;
+  beforeAll(async () => {
+    svc = await serve(['--port', '0', '--data-dir', dataDir]);
+  });
+
+  it('prints the real base URL, the dashboard URL and both seeded keys', () => {
+    const base = /^http:\/\/127\.0\.0\.1:(\d+)\/v1$/.exec(svc.baseUrl);
+    expect(base, svc.stdout()).not.toBeNull();
+    const port = Number(base![1]);
+    expect(port).toBeGreaterThan(0);
+    expect(svc.dashboardUrl).toBe(`http://127.0.0.1:${port}/_emulator/ui`);
+    expect(svc.keys).toEqual([
+      { key: ACME_KEY, tenant: 'Acme Wallet' },
+      { key: GLOBEX_KEY, tenant: 'Globex Identity' },
+    ]);
+    expect(svc.stdout()).toContain(resolve(dataDir));
+  });
+
+  it('answers the README\'s curl with the printed key, and 401 in the envelope without it', async () => {
+    const res = await fetch(`${svc.baseUrl}/users?page=2&page_size=5`, { headers: { 'x-api-key': svc.keys[0]!.key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const body = (await res.json()) as { data: unknown[]; total: number; page: number; pageSize: number; hasMore: boolean };
+    expect(body).toMatchObject({ total: 50, page: 2, pageSize: 5, hasMore: true });
+    expect(body.data).toHaveLength(5);
+    const refused = await fetch(`${svc.baseUrl}/users?page=2&page_size=5`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: expect.any(String), code: 'missing_api_key', details: [] });
+  });
+
+  it('refuses a second server on the same data dir with the first one\'s pid, as one line', async () => {
+    const second = await runToExit(['serve', '--port', '0', '--data-dir', dataDir]);
+    expect(second.code).not.toBe(0);
+    expectOneLineError(second.stderr, `pid ${svc.child.pid}`, resolve(dataDir));
+    expect((await fetch(`${svc.baseUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('refuses a busy --port with a one-line error that suggests --port, and exits non-zero', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((done) => blocker.listen(0, '127.0.0.1', done));
+    const port = (blocker.address() as { port: number }).port;
+    const otherDir = join(work, 'busy-port-data');
+    try {
+      const result = await runToExit(['serve', '--port', String(port), '--data-dir', otherDir]);
+      expect(result.code).not.toBe(0);
+      expectOneLineError(result.stderr, String(port), /in use/, /--port/);
+      expect(existsSync(join(otherDir, 'svc.lock'))).toBe(false);
+    } finally {
+      await new Promise((done) => blocker.close(done));
+    }
+  });
+
+  it('on SIGINT drains, flushes the store, releases the lock and exits 0', async () => {
+    const created = await fetch(`${svc.baseUrl}/users`, {
+      method: 'POST',
+      headers: { 'x-api-key': ACME_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'before-sigint@example.com' }),
+    });
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { id: string } };
+    svc.child.kill('SIGINT');
+    expect(await svc.exited).toBe(0);
+    expect(svc.stderr()).not.toMatch(/\n\s+at /);
+    const onDisk = JSON.parse(readFileSync(join(dataDir, 'db.json'), 'utf8')) as { users: Array<{ id: string }> };
+    expect(onDisk.users.map((u) => u.id)).toContain(data.id);
+    expect(existsSync(join(dataDir, 'svc.lock'))).toBe(false);
+  });
+
+  it('a new server on the same dir after a crash (SIGKILL) takes the stale lock over and keeps the data', async () => {
+    const first = await serve(['--port', '0', '--data-dir', dataDir]);
+    const app = await fetch(`${first.baseUrl}/apps`, {
+      method: 'POST',
+      headers: { 'x-api-key': ACME_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Crash survivor' }),
+    });
+    expect(app.status).toBe(201);
+    const { data } = (await app.json()) as { data: { id: string } };
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(readFileSync(join(dataDir, 'svc.lock'), 'utf8').trim()).toBe(String(first.child.pid));
+
+    const next = await serve(['--port', '0', '--data-dir', dataDir]);
+    const found = await fetch(`${next.baseUrl}/apps/${data.id}`, { headers: { 'x-api-key': ACME_KEY } });
+    expect(found.status).toBe(200);
+    const user = await fetch(`${next.baseUrl}/users?search=before-sigint`, { headers: { 'x-api-key': ACME_KEY } });
+    expect(((await user.json()) as { total: number }).total).toBe(1);
+    next.child.kill('SIGTERM');
+    expect(await next.exited).toBe(0);
+  });
+});
+
+describe('svc serve --seed with a bad fixture', () => {
+  const good = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'default.json'), 'utf8')) as {
+    tenants: Array<{ apiKeys: Array<{ key: string }>; users: Array<{ email: string | null }> }>;
+  };
+  const withBadKey = structuredClone(good);
+  withBadKey.tenants[1]!.apiKeys[0]!.key = 'sk_live_nope';
+  const withRepeatedEmail = structuredClone(good);
+  withRepeatedEmail.tenants[0]!.users[3]!.email = withRepeatedEmail.tenants[0]!.users[1]!.email!.toUpperCase();
+
+  // Each case is its own short-lived process; they run side by side.
+  it.concurrent.for([
+    ['a file that does not exist', null, /cannot read the fixture/],
+    ['a file that is not JSON', '{"tenants": [', /is not valid JSON/],
+    ['a fixture with no tenants', JSON.stringify({ tenants: [] }), /tenants: a fixture needs at least one tenant/],
+    ['a malformed API key', JSON.stringify(withBadKey), /tenants\.1\.apiKeys\.0\.key: sk_test_ followed by 32/],
+    ['an email twice in a tenant', JSON.stringify(withRepeatedEmail), /tenants\.0\.users\.3\.email: the email \S+ repeats tenants\.0\.users\.1\.email/],
+  ] as const)('refuses %s with the path and the reason, and writes nothing', async ([label, content, reason], { expect }) => {
+    const slug = label.replace(/\W+/g, '-');
+    const seedPath = join(work, `${slug}.json`);
+    if (content !== null) writeFileSync(seedPath, content);
+    const dataDir = join(work, `never-${slug}`);
+    const result = await runToExit(['serve', '--port', '0', '--data-dir', dataDir, '--seed', seedPath]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(seedPath);
+    expect(result.stderr).toMatch(reason);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).not.toContain('ready');
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
