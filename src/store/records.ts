@@ -3,6 +3,7 @@
  * encrypted material), not API shapes: the API's shapes live in src/schemas and the
  * services map one onto the other.
  */
+import type { JsonObject, LedgerCommand, LedgerEvent, LedgerRejection } from '../ledger/types.js';
 
 export type TrustLevel = 'guest' | 'basic' | 'verified' | 'trusted';
 export const TRUST_LEVELS = ['guest', 'basic', 'verified', 'trusted'] as const;
@@ -284,6 +285,69 @@ export interface TelegramAccountRecord {
   lastAuthAt: string;
 }
 
+/** A key share a client stored for one of its wallets (spec: MPC key management); sealed at rest. */
+export interface KeyShareRecord {
+  id: string;
+  tenantId: string;
+  userId: string;
+  walletId: string;
+  /** The client's number for the share; 1 is the wallet's own (server) share, so never stored here. */
+  shareIndex: number;
+  label: string | null;
+  /** The raw shamir-secret-sharing share bytes (D13). */
+  share: Sealed;
+  createdAt: string;
+}
+
+/** A contract on the embedded ledger (D13); `id` is its contractId. */
+export interface ContractRecord {
+  id: string;
+  tenantId: string;
+  templateId: string;
+  payload: JsonObject;
+  signatories: string[];
+  createdAt: string;
+  /** The update that created it, and the one that archived it (null while active). */
+  createdBy: string;
+  archivedAt: string | null;
+  archivedBy: string | null;
+}
+
+/** One command a delegated session executed, and what the ledger made of it. */
+export interface TransactionRecord {
+  id: string;
+  tenantId: string;
+  sessionId: string;
+  userId: string;
+  walletId: string;
+  partyId: string;
+  command: LedgerCommand;
+  status: 'completed' | 'failed';
+  /** The ledger update; null when the ledger rejected the command. */
+  updateId: string | null;
+  events: LedgerEvent[];
+  rejection: LedgerRejection | null;
+  createdAt: string;
+}
+
+/** A delegated session (spec part 4): a token that may run some commands for a wallet's party. */
+export interface DelegatedSessionRecord {
+  id: string;
+  tenantId: string;
+  userId: string;
+  walletId: string;
+  partyId: string;
+  /** SHA-256 hex of the token `dst_…`. */
+  tokenHash: string;
+  permissions: { templates: string[]; choices: string[] };
+  maxCommands: number | null;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+  usage: { commands: number; completed: number; failed: number; denied: number; queries: number };
+  lastUsedAt: string | null;
+}
+
 /** Every collection of the store and the record it holds. */
 export interface CollectionTypes {
   tenants: TenantRecord;
@@ -305,8 +369,12 @@ export interface CollectionTypes {
   passkeys: PasskeyRecord;
   webauthnChallenges: WebauthnChallengeRecord;
   telegramAccounts: TelegramAccountRecord;
+  keyShares: KeyShareRecord;
+  contracts: ContractRecord;
+  transactions: TransactionRecord;
+  delegatedSessions: DelegatedSessionRecord;
 }
 
 export type CollectionName = keyof CollectionTypes;
 
-export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'webhooks', 'deliveries', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage', 'sessions', 'guests', 'mfa', 'mfaChallenges', 'passkeys', 'webauthnChallenges', 'telegramAccounts'] as const satisfies readonly CollectionName[];
+export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'webhooks', 'deliveries', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage', 'sessions', 'guests', 'mfa', 'mfaChallenges', 'passkeys', 'webauthnChallenges', 'telegramAccounts', 'keyShares', 'contracts', 'transactions', 'delegatedSessions'] as const satisfies readonly CollectionName[];
