@@ -9,6 +9,7 @@ import { newId } from './ids.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
+import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
@@ -77,6 +78,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   app.use('/_emulator/*', jsonBody());
   app.route('/_emulator', controlRoutes(rt));
 
+  app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH));
   app.use(`${API_BASE_PATH}/*`, jsonBody());
   app.use(`${API_BASE_PATH}/*`, apiKeyAuth(rt));
   app.use(`${API_BASE_PATH}/*`, rateLimit(rt));

@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   rateLimit?: number | 'off';
   /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */
   adminToken?: string;
+  /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */
+  seedFile?: string;
   logger?: Logger;
 }
 

@@ -1,6 +1,7 @@
 /**
  * The control plane under /_emulator (DESIGN D10, D11): health, the emulator clock, the
- * event log and the DLQ. Mounted without the API key behind the loopback/admin guard.
+ * event log, the DLQ, reset and seed, triggered events and injected faults. Mounted without
+ * the API key behind the loopback/admin guard.
  */
 import { Hono } from 'hono';
 import type { ZodType } from 'zod';
@@ -9,8 +10,9 @@ import { ApiError } from '../errors.js';
 import type { AppEnv } from '../middleware/context.js';
 import { controlPlaneGuard } from '../middleware/admin.js';
 import type { Runtime } from '../runtime.js';
-import { AdvanceClockBody, EventsQuery, SetClockBody } from '../schemas/control.js';
-import { deliveryView } from '../services/webhooks.js';
+import { AdvanceClockBody, EventsQuery, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
+import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
+import { faultInjector } from '../services/faults.js';
 import { issueDetails } from './router.js';
 
 async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise<T> {
@@ -61,22 +63,32 @@ export function controlRoutes(rt: Runtime) {
     const query = EventsQuery.safeParse(c.req.query());
     if (!query.success) throw new ApiError('validation_error', 'The request query is not valid', issueDetails(query.error.issues, 'query'));
     const { type, tenant, limit = 100 } = query.data;
-    const events = [...rt.store.all('events')]
-      .filter((event) => (type === undefined || event.type === type) && (tenant === undefined || event.tenantId === tenant))
-      .reverse()
-      .slice(0, limit);
-    return c.json({ data: events });
+    return c.json({ data: eventLog(rt, { type, tenant }).slice(0, limit) });
   });
 
-  app.get('/dlq', (c) => {
-    const dead = [...rt.store.all('deliveries')].filter((delivery) => delivery.status === 'dead').reverse();
-    return c.json({ data: dead.map((delivery) => ({ ...deliveryView(delivery), tenantId: delivery.tenantId })) });
-  });
+  app.get('/dlq', (c) => c.json({ data: deadLetters(rt).map(controlDeliveryView) }));
 
   app.post('/deliveries/:id/retry', async (c) => {
     const delivery = await rt.dispatcher.retry(null, c.req.param('id'));
-    return c.json({ data: { ...deliveryView(delivery), tenantId: delivery.tenantId } });
+    return c.json({ data: controlDeliveryView(delivery) });
   });
+
+  app.post('/dlq/retry', async (c) => c.json({ data: (await retryAllDead(rt)).map(controlDeliveryView) }));
+
+  app.post('/reset', async (c) => c.json({ data: await resetStore(rt) }));
+
+  app.post('/seed', async (c) => c.json({ data: await seedDocument(rt, await c.req.json()) }, 201));
+
+  app.post('/trigger', async (c) => {
+    const result = await triggerEvent(rt, await parseBody(TriggerBody, c.req.json()));
+    return c.json({ data: result }, 201);
+  });
+
+  app.get('/faults', (c) => c.json({ data: faultInjector(rt).list() }));
+
+  app.post('/faults', async (c) => c.json({ data: faultInjector(rt).add(await parseBody(FaultBody, c.req.json())) }, 201));
+
+  app.delete('/faults', (c) => c.json({ data: { cleared: faultInjector(rt).clear() } }));
 
   return app;
 }

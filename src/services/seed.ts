@@ -68,11 +68,21 @@ function checkUnique(rt: Runtime, fixture: FixtureData): void {
   });
 }
 
+/** A fixture made into records (keys, parties, sealed shares) but not yet stored. */
+export type PreparedSeed = Array<{ tenant: TenantRecord; users: PreparedUser[]; source: FixtureData['tenants'][number] }>;
+
 /** Adds a fixture's records to the store in one durable write. Answers the tenants made. */
 export async function seedFixture(rt: Runtime, fixture: FixtureData): Promise<TenantRecord[]> {
   checkUnique(rt, fixture);
+  const prepared = await prepareSeed(rt, fixture);
+  await rt.store.write(() => insertSeed(rt, prepared));
+  return prepared.map((entry) => entry.tenant);
+}
+
+/** The slow, async part of seeding, done before the store write (see insertSeed). */
+export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<PreparedSeed> {
   const now = rt.clock.iso();
-  const prepared: Array<{ tenant: TenantRecord; users: PreparedUser[]; source: FixtureData['tenants'][number] }> = [];
+  const prepared: PreparedSeed = [];
   for (const source of fixture.tenants) {
     const base = defaultSettings();
     const patch = source.settings ?? {};
@@ -104,19 +114,21 @@ export async function seedFixture(rt: Runtime, fixture: FixtureData): Promise<Te
     }
     prepared.push({ tenant, users, source });
   }
-  await rt.store.write(() => {
-    for (const { tenant, users, source } of prepared) {
-      rt.store.insert('tenants', tenant);
-      for (const key of source.apiKeys) rt.store.insert('apiKeys', apiKeyRecord(tenant.id, key.name, key.key, now));
-      for (const app of source.apps) rt.store.insert('apps', appRecord(tenant.id, app, now));
-      // Seeding announces nobody: no webhook exists yet to hear it.
-      for (const user of users) {
-        rt.store.insert('users', user.user);
-        rt.store.insert('wallets', user.wallet);
-      }
+  return prepared;
+}
+
+/** Stores a prepared seed. Call inside `rt.store.write()`. */
+export function insertSeed(rt: Runtime, prepared: PreparedSeed): void {
+  for (const { tenant, users, source } of prepared) {
+    rt.store.insert('tenants', tenant);
+    for (const key of source.apiKeys) rt.store.insert('apiKeys', apiKeyRecord(tenant.id, key.name, key.key, tenant.createdAt));
+    for (const app of source.apps) rt.store.insert('apps', appRecord(tenant.id, app, tenant.createdAt));
+    // Seeding announces nobody: no webhook exists yet to hear it.
+    for (const user of users) {
+      rt.store.insert('users', user.user);
+      rt.store.insert('wallets', user.wallet);
     }
-  });
-  return prepared.map((entry) => entry.tenant);
+  }
 }
 
 function definedOnly<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {

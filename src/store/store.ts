@@ -40,8 +40,6 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   passkeys: (passkey) => `${passkey.tenantId}:${passkey.credentialId}`,
   telegramAccounts: (account) => `${account.tenantId}:${account.telegramId}`,
   customDomains: (domain) => `domain:${domain.domain}`,
-  keyShares: (share) => `${share.walletId}:${share.shareIndex}`,
-  delegatedSessions: (session) => `hash:${session.tokenHash}`,
 };
 
 interface Deferred {
@@ -238,6 +236,20 @@ export class Store {
     if (!current) return false;
     collection.delete(current);
     return true;
+  }
+
+  /**
+   * Empties every collection (POST /_emulator/reset). Only inside `write()`, so that the
+   * emptying and whatever the same write inserts after it reach the disk together.
+   */
+  clear(): void {
+    if (!this.#committedHooks) throw new Error('clear() is only valid inside store.write()');
+    for (const name of COLLECTION_NAMES) {
+      const collection = this.#collections[name];
+      collection.byId.clear();
+      collection.byTenant.clear();
+      collection.byKey.clear();
+    }
   }
 
   /** Whether the last write reached the disk (used by /readyz). */

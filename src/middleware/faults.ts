@@ -1,0 +1,28 @@
+/**
+ * Injected faults (DESIGN D11), mounted before every /v1 route and before the API key check:
+ * a request that matches a fault waits its delay, then answers its status in the error
+ * envelope (or, for a delay-only fault, goes on as usual). The answer carries `x-svc-fault`
+ * with the fault's id so that nobody mistakes it for a real failure when reading logs.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError, type ErrorCode } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { FAULT_CODES } from '../schemas/control.js';
+import { faultInjector } from '../services/faults.js';
+
+export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler {
+  return async (c, next) => {
+    const path = c.req.path.slice(basePath.length) || '/';
+    const hit = faultInjector(rt).take(c.req.method, path);
+    if (!hit) return next();
+    c.header('x-svc-fault', hit.id);
+    if (hit.delayMs > 0) await sleep(hit.delayMs);
+    if (hit.status === null) return next();
+    const code: ErrorCode = (FAULT_CODES as Record<number, ErrorCode>)[hit.status] ?? 'internal_error';
+    const error = new ApiError(code, `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`);
+    if (hit.status === 429) c.header('Retry-After', '1');
+    return c.json(error.toBody(), hit.status as ContentfulStatusCode);
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * Fault injection (DESIGN D11): rules that make the next `count` requests matching a method
+ * and a path answer an error status, or wait, or both. They live in memory only: a fault is
+ * a moment of a test, not data, so a restart forgets them.
+ */
+import { parseDuration } from '../duration.js';
+import { randomBase62 } from '../ids.js';
+import type { Runtime } from '../runtime.js';
+import type { FaultInput } from '../schemas/control.js';
+
+/** What the control plane answers about a fault. */
+export interface FaultView {
+  id: string;
+  /** Upper-case method, or null for any. */
+  method: string | null;
+  /** The path as given, relative to /v1. */
+  path: string;
+  status: number | null;
+  delay: string | null;
+  count: number;
+  /** Matching requests it will still hit. */
+  remaining: number;
+  createdAt: string;
+}
+
+interface Fault extends FaultView {
+  pattern: RegExp;
+  delayMs: number;
+}
+
+/** The fault a request hit: what to answer and how long to wait first. */
+export interface FaultHit {
+  id: string;
+  status: number | null;
+  delayMs: number;
+}
+
+/**
+ * `/users/:id` (or `/users/{id}`) matches one segment per parameter; `*` matches within a
+ * segment, and a trailing `/*` matches the path itself and everything below it.
+ */
+export function pathPattern(path: string): RegExp {
+  const normal = relativePath(path);
+  const tail = normal.endsWith('/*') ? '(?:/.*)?' : '';
+  const head = tail ? normal.slice(0, -2) : normal;
+  const body = head
+    .split('/')
+    .map((segment) =>
+      /^(:\w+|\{\w+\})$/.test(segment) ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'),
+    )
+    .join('/');
+  return new RegExp(`^${body}${tail}$`);
+}
+
+/** A path relative to /v1, without a trailing slash: `/v1/users/` → `/users`. */
+export function relativePath(path: string): string {
+  const withoutBase = path === '/v1' ? '/' : path.startsWith('/v1/') ? path.slice(3) : path;
+  return withoutBase.length > 1 && withoutBase.endsWith('/') ? withoutBase.slice(0, -1) : withoutBase;
+}
+
+/** The faults of one runtime, first added first matched. */
+export class FaultInjector {
+  readonly #faults: Fault[] = [];
+
+  constructor(private readonly rt: Runtime) {}
+
+  add(input: FaultInput): FaultView {
+    const delayMs = input.delay === undefined ? 0 : (parseDuration(input.delay) ?? 0);
+    // Neither status nor delay would be a fault that does nothing: it means "fail".
+    const status = input.status ?? (delayMs > 0 ? null : 500);
+    const fault: Fault = {
+      id: `flt_${randomBase62(12)}`,
+      method: input.method ?? null,
+      path: relativePath(input.path),
+      status,
+      delay: input.delay ?? null,
+      count: input.count,
+      remaining: input.count,
+      createdAt: this.rt.clock.iso(),
+      pattern: pathPattern(input.path),
+      delayMs,
+    };
+    this.#faults.push(fault);
+    return view(fault);
+  }
+
+  /** Removes every fault; answers how many there were. */
+  clear(): number {
+    return this.#faults.splice(0).length;
+  }
+
+  list(): FaultView[] {
+    return this.#faults.map(view);
+  }
+
+  /** Counts a request against the first fault it matches (synchronously, so `count` is exact). */
+  take(method: string, path: string): FaultHit | undefined {
+    const relative = relativePath(path);
+    const index = this.#faults.findIndex((fault) => (fault.method === null || fault.method === method) && fault.pattern.test(relative));
+    if (index < 0) return undefined;
+    const fault = this.#faults[index]!;
+    fault.remaining -= 1;
+    if (fault.remaining === 0) this.#faults.splice(index, 1);
+    return { id: fault.id, status: fault.status, delayMs: fault.delayMs };
+  }
+}
+
+function view(fault: Fault): FaultView {
+  const { pattern: _pattern, delayMs: _delayMs, ...rest } = fault;
+  return { ...rest };
+}
+
+const injectors = new WeakMap<Runtime, FaultInjector>();
+
+/** The runtime's one fault injector. */
+export function faultInjector(rt: Runtime): FaultInjector {
+  let injector = injectors.get(rt);
+  if (!injector) injectors.set(rt, (injector = new FaultInjector(rt)));
+  return injector;
+}
