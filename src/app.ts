@@ -16,17 +16,17 @@ import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { appsRoutes } from './routes/apps.js';
+import { billingRoutes } from './routes/billing.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
 import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
-import { mpcRoutes } from './routes/mpc.js';
 import { guestsRoutes } from './routes/guests.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
-import { walletRoutes } from './routes/wallet.js';
 import { webhooksRoutes } from './routes/webhooks.js';
+import { providerPages } from './ui/provider.js';
 
 export const API_BASE_PATH = '/v1';
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -79,6 +79,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
 
   app.use('/_emulator/*', jsonBody());
   app.route('/_emulator', controlRoutes(rt));
+  app.route('/_provider', providerPages(rt));
 
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH));
   app.use(`${API_BASE_PATH}/*`, jsonBody());
@@ -87,18 +88,16 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
   v1.route('/apps', appsRoutes(rt));
-  // Before /users so that its /{id} never sees /users/me/wallet.
-  v1.route('/users/me/wallet', walletRoutes(rt));
   v1.route('/users', usersRoutes(rt));
   v1.route('/api-keys', apiKeysRoutes(rt));
   v1.route('/tenant', tenantRoutes(rt));
   v1.route('/mfa', mfaRoutes(rt));
-  v1.route('/mpc', mpcRoutes(rt));
   v1.route('/guests', guestsRoutes(rt));
   v1.route('/auth/telegram', telegramRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
   v1.route('/analytics', analyticsRoutes(rt));
+  v1.route('/billing', billingRoutes(rt));
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
