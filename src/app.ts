@@ -22,9 +22,11 @@ import { customDomainsRoutes } from './routes/custom-domains.js';
 import { healthRoutes } from './routes/health.js';
 import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
+import { mpcRoutes } from './routes/mpc.js';
 import { guestsRoutes } from './routes/guests.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
+import { walletRoutes } from './routes/wallet.js';
 import { webhooksRoutes } from './routes/webhooks.js';
 import { providerPages } from './ui/provider.js';
 
@@ -88,10 +90,13 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
   v1.route('/apps', appsRoutes(rt));
+  // Before /users so that its /{id} never sees /users/me/wallet.
+  v1.route('/users/me/wallet', walletRoutes(rt));
   v1.route('/users', usersRoutes(rt));
   v1.route('/api-keys', apiKeysRoutes(rt));
   v1.route('/tenant', tenantRoutes(rt));
   v1.route('/mfa', mfaRoutes(rt));
+  v1.route('/mpc', mpcRoutes(rt));
   v1.route('/guests', guestsRoutes(rt));
   v1.route('/auth/telegram', telegramRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
