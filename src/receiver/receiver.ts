@@ -1,0 +1,249 @@
+/**
+ * The webhook receiver behind `svc webhook listen`, as a library: an http server on loopback
+ * that takes POSTs on any path, runs every check on the raw body (checks.ts), answers 400
+ * with the reasons or processes the delivery once per event id, and reports one typed
+ * record per delivery. A delivery is "processed" when it passes the checks and is not a
+ * duplicate; its event id counts as seen only once it has been answered 2xx, so a sender's
+ * retry of a delivery that failed (on purpose, or in the forwarded handler) is processed
+ * again, while a repeat of one that succeeded is answered 2xx and flagged as a duplicate.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SIGNATURE_TOLERANCE_SECONDS } from '../webhooks/signature.js';
+import { checkDelivery, type CheckFailure } from './checks.js';
+import { forwardDelivery } from './forward.js';
+import { createFailurePolicy, type FailurePolicyOptions } from './policy.js';
+import { emptySummary, tally } from './summary.js';
+import type { Answer, ForwardResult, ReceivedDelivery, ReceiverSummary, Respond } from './types.js';
+
+export const DEFAULT_RECEIVER_PORT = 4020;
+export const DEFAULT_RECEIVER_HOST = '127.0.0.1';
+/** The path shown in the receiver's URL (any path is accepted). */
+export const RECEIVER_PATH = '/webhooks';
+/** A delivery body larger than this is refused (413) without being kept. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ReceiverOptions extends FailurePolicyOptions {
+  /** The signing secret; null until known (`--register` learns it after listening). */
+  secret: string | null;
+  toleranceSeconds?: number;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** The answer to a processed delivery; default 200, or the handler's status with forwardTo. */
+  respond?: Respond;
+  forwardTo?: string;
+  forwardTimeoutMs?: number;
+  /** Wall clock in ms (tests); default Date.now. */
+  nowMs?: () => number;
+}
+
+export interface Receiver {
+  /** Where senders should POST: http://<host>:<port>/webhooks. */
+  readonly url: string;
+  readonly port: number;
+  setSecret(secret: string): void;
+  /** Calls `listener` with each delivery's record, once it is answered (or held). */
+  onDelivery(listener: (delivery: ReceivedDelivery) => void): void;
+  summary(): ReceiverSummary;
+  /** Stops listening and drops held connections. */
+  close(): Promise<void>;
+}
+
+interface Seen {
+  seq: number;
+  receivedAt: string;
+}
+
+function readBody(req: IncomingMessage): Promise<{ bytes: Buffer; size: number }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      // Past the limit the rest is read and dropped, so memory stays bounded and the answer can still be sent.
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), size }));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function is2xx(status: number | null): boolean {
+  return status !== null && status >= 200 && status <= 299;
+}
+
+function rejection(failures: CheckFailure[]): unknown {
+  const [first] = failures;
+  return { error: first?.message ?? 'invalid delivery', code: first?.reason ?? 'invalid', details: failures };
+}
+
+const FAILURE_MESSAGES: Partial<Record<Answer['cause'], string>> = {
+  fail_first: 'failed on purpose (--fail-first)',
+  fail_rate: 'failed on purpose (--fail-rate)',
+  respond: 'answered as --respond says',
+  forward: 'the forwarded handler answered',
+};
+
+function failureMessage(cause: Answer['cause'], status: number, forward: ForwardResult | null): string {
+  if (cause === 'forward_failed') return `forwarding failed: ${forward?.error ?? 'no answer'}`;
+  return `${FAILURE_MESSAGES[cause] ?? 'answered'} ${status}`;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return DEFAULT_RECEIVER_HOST;
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts a receiver; resolves once it listens. */
+export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
+  let secret = options.secret;
+  const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
+  const now = options.nowMs ?? Date.now;
+  const failOnPurpose = createFailurePolicy(options);
+  const listeners: Array<(delivery: ReceivedDelivery) => void> = [];
+  const summary = emptySummary();
+  const seen = new Map<string, Seen>();
+  /** Event ids being processed: a second delivery of the same event waits for the first's outcome. */
+  const inFlight = new Map<string, Promise<void>>();
+  let seq = 0;
+
+  function report(delivery: ReceivedDelivery): void {
+    tally(summary, delivery);
+    for (const listener of listeners) listener(delivery);
+  }
+
+  /** Decides the answer of a delivery that passed the checks and is not a duplicate. */
+  async function processDelivery(req: IncomingMessage, body: Buffer): Promise<{ respond: Respond; answer: Answer['cause']; forward: ForwardResult | null }> {
+    const failure = failOnPurpose();
+    if (failure) return { respond: failure.respond, answer: failure.cause, forward: null };
+    let forward: ForwardResult | null = null;
+    if (options.forwardTo !== undefined) {
+      const outcome = await forwardDelivery({
+        url: options.forwardTo,
+        headers: req.headers,
+        body,
+        ...(options.forwardTimeoutMs === undefined ? {} : { timeoutMs: options.forwardTimeoutMs }),
+      });
+      forward = { url: options.forwardTo, ...outcome };
+    }
+    if (options.respond) return { respond: options.respond, answer: 'respond', forward };
+    if (forward) {
+      // The handler's status goes back to the sender, so a failing handler makes it retry.
+      if (forward.status !== null) return { respond: { kind: 'status', status: forward.status }, answer: 'forward', forward };
+      const status = forward.error?.startsWith('no answer') ? 504 : 502;
+      return { respond: { kind: 'status', status }, answer: 'forward_failed', forward };
+    }
+    return { respond: { kind: 'status', status: 200 }, answer: 'ok', forward: null };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') {
+      send(res, 405, { error: 'only POST deliveries are received here', code: 'method_not_allowed', details: [] });
+      return;
+    }
+    const { bytes, size } = await readBody(req);
+    if (secret === null) {
+      send(res, 503, { error: 'the receiver does not know its signing secret yet', code: 'not_ready', details: [] });
+      return;
+    }
+    const receivedMs = now();
+    const receivedAt = new Date(receivedMs).toISOString();
+    const failures: CheckFailure[] = [];
+    if (size > MAX_BODY_BYTES) {
+      failures.push({ check: 'body', reason: 'body_too_large', message: `the body is ${size} bytes (limit ${MAX_BODY_BYTES})` });
+    }
+    const result = checkDelivery({ headers: req.headers, body: bytes, secret, toleranceSeconds: tolerance, nowSeconds: Math.floor(receivedMs / 1000) });
+    failures.push(...result.failures);
+    const record: ReceivedDelivery = {
+      kind: 'delivery',
+      seq: ++seq,
+      receivedAt,
+      method: req.method,
+      path: req.url ?? '/',
+      eventId: result.eventId,
+      eventType: result.eventType,
+      signedAt: result.signedAt,
+      ageSeconds: result.signedAt === null ? null : Math.floor(receivedMs / 1000) - result.signedAt,
+      verdict: 'valid',
+      reason: failures[0]?.reason ?? null,
+      failures,
+      firstSeen: null,
+      answer: { status: 200, cause: 'ok' },
+      forward: null,
+      bodyBytes: size,
+    };
+
+    if (failures.length > 0 || result.eventId === null) {
+      const status = size > MAX_BODY_BYTES ? 413 : 400;
+      send(res, status, rejection(failures));
+      report({ ...record, verdict: 'invalid', answer: { status, cause: 'checks_failed' } });
+      return;
+    }
+
+    const eventId = result.eventId;
+    for (let pending = inFlight.get(eventId); pending; pending = inFlight.get(eventId)) await pending;
+    const first = seen.get(eventId);
+    if (first) {
+      send(res, 200, { received: true, eventId, duplicate: true });
+      report({ ...record, verdict: 'duplicate', firstSeen: first, answer: { status: 200, cause: 'duplicate' } });
+      return;
+    }
+
+    let release = (): void => {};
+    inFlight.set(eventId, new Promise<void>((resolve) => { release = resolve; }));
+    try {
+      const { respond, answer, forward } = await processDelivery(req, bytes);
+      const status = respond.kind === 'status' ? respond.status : null;
+      if (is2xx(status)) seen.set(eventId, { seq: record.seq, receivedAt });
+      if (status !== null) {
+        const answerBody = is2xx(status)
+          ? { received: true, eventId, duplicate: false }
+          : { error: failureMessage(answer, status, forward), code: answer, details: [] };
+        send(res, status, answerBody);
+      }
+      // With no status the connection is held open until the sender gives up or the receiver closes.
+      report({ ...record, forward, answer: { status, cause: answer } });
+    } finally {
+      inFlight.delete(eventId);
+      release();
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) send(res, 500, { error: `receiver error: ${(error as Error).message}`, code: 'internal_error', details: [] });
+    });
+  });
+  const host = options.host ?? DEFAULT_RECEIVER_HOST;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_RECEIVER_PORT, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://${urlHost(host)}:${port}${RECEIVER_PATH}`,
+    port,
+    setSecret(value) {
+      secret = value;
+    },
+    onDelivery(listener) {
+      listeners.push(listener);
+    },
+    summary: () => structuredClone(summary),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

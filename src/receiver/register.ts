@@ -1,0 +1,86 @@
+/**
+ * `svc webhook listen --register`: registers the receiver as a webhook at a deployment
+ * (POST {base}/webhooks, spec part 4), takes the signing secret from the answer (D8, D15),
+ * and deletes the webhook again on exit.
+ */
+import { request } from 'undici';
+
+/** A registration failure with a one-line, actionable message. */
+export class RegistrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistrationError';
+  }
+}
+
+export interface Registration {
+  apiBase: string;
+  apiKey: string;
+  webhookId: string;
+  secret: string;
+}
+
+/**
+ * The API base: the URL as given, with `/v1` added when it names only an origin
+ * (`http://127.0.0.1:4010` → `http://127.0.0.1:4010/v1`, D1); no trailing slash.
+ */
+export function apiBaseOf(url: string): string {
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+    throw new RegistrationError(`--url "${url}" is not an http(s) URL such as http://127.0.0.1:4010/v1`);
+  }
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, '');
+  return `${parsed.origin}${path === '' ? '/v1' : path}`;
+}
+
+async function call(method: 'POST' | 'DELETE', url: string, apiKey: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  let response;
+  try {
+    response = await request(url, {
+      method,
+      headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(15_000),
+    });
+  } catch (error) {
+    const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+    throw new RegistrationError(`cannot reach ${new URL(url).origin} (${err.code ?? err.cause?.code ?? err.message}); is the deployment running? (set --url)`);
+  }
+  const text = await response.body.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.statusCode, json };
+}
+
+function apiMessage(json: unknown, status: number): string {
+  const body = json as { error?: unknown; code?: unknown; details?: Array<{ path?: string; message?: string }> } | undefined;
+  if (typeof body?.error !== 'string') return `HTTP ${status}`;
+  const details = (body.details ?? []).map((d) => `${d.path ? `${d.path}: ` : ''}${d.message ?? ''}`).filter(Boolean);
+  return `${body.error} (${String(body.code)}, HTTP ${status})${details.length > 0 ? `: ${details.join('; ')}` : ''}`;
+}
+
+/** Creates the webhook; answers its id and secret. */
+export async function registerWebhook(options: { apiBase: string; apiKey: string; url: string; events: string[] }): Promise<Registration> {
+  const { status, json } = await call('POST', `${options.apiBase}/webhooks`, options.apiKey, {
+    url: options.url,
+    events: options.events,
+    description: 'svc webhook listen (deleted when it exits)',
+  });
+  if (status !== 200 && status !== 201) throw new RegistrationError(`POST ${options.apiBase}/webhooks failed: ${apiMessage(json, status)}`);
+  const data = (json as { data?: { id?: unknown; secret?: unknown } } | undefined)?.data;
+  if (typeof data?.id !== 'string' || typeof data.secret !== 'string' || data.secret === '') {
+    throw new RegistrationError(`POST ${options.apiBase}/webhooks answered ${status} without data.id and data.secret`);
+  }
+  return { apiBase: options.apiBase, apiKey: options.apiKey, webhookId: data.id, secret: data.secret };
+}
+
+/** Deletes the webhook; a webhook already gone counts as deleted. */
+export async function unregisterWebhook(registration: Registration): Promise<void> {
+  const url = `${registration.apiBase}/webhooks/${encodeURIComponent(registration.webhookId)}`;
+  const { status, json } = await call('DELETE', url, registration.apiKey);
+  if (status >= 300 && status !== 404) throw new RegistrationError(`DELETE ${url} failed: ${apiMessage(json, status)}`);
+}
