@@ -19,6 +19,7 @@ import { appsRoutes } from './routes/apps.js';
 import { billingRoutes } from './routes/billing.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
+import { delegatedSessionsRoutes } from './routes/delegated-sessions.js';
 import { healthRoutes } from './routes/health.js';
 import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
@@ -97,6 +98,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/tenant', tenantRoutes(rt));
   v1.route('/mfa', mfaRoutes(rt));
   v1.route('/mpc', mpcRoutes(rt));
+  v1.route('/delegated-sessions', delegatedSessionsRoutes(rt));
   v1.route('/guests', guestsRoutes(rt));
   v1.route('/auth/telegram', telegramRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
@@ -106,6 +108,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
 
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
   v1.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: {
