@@ -1,9 +1,13 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
 import { asUser, claimWallet, signIn } from '../test-support/signed-in.js';
 import { partyIdFor } from '../crypto/party.js';
+import { delegatedSessionsRoutes } from './delegated-sessions.js';
+import { mpcRoutes } from './mpc.js';
+import { walletRoutes } from './wallet.js';
 
 describe('POST/GET /users/me/wallet', () => {
   let svc: TestEmulator;
@@ -82,5 +86,23 @@ describe('POST/GET /users/me/wallet', () => {
     const res = await svc.request('GET', '/users/me/wallet', { key: GLOBEX_KEY, headers: who.headers });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('invalid_session');
+  });
+
+  it('describes the wallet, MPC and delegated-session operations in OpenAPI, mounted as app.ts mounts them', () => {
+    // Built from these routers alone, so that another area's schema cannot hide a fault of ours.
+    const { rt } = svc.emulator;
+    const api = new OpenAPIHono();
+    api.route('/users/me/wallet', walletRoutes(rt));
+    api.route('/mpc', mpcRoutes(rt));
+    api.route('/delegated-sessions', delegatedSessionsRoutes(rt));
+    const document = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'svc', version: '0' } });
+    const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
+      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(operations.sort()).toEqual([
+      'DELETE /delegated-sessions/{id}', 'DELETE /mpc/shares/{walletId}', 'GET /delegated-sessions/{id}', 'GET /mpc/shares/{walletId}',
+      'GET /users/me/wallet', 'POST /delegated-sessions', 'POST /delegated-sessions/{id}/execute', 'POST /delegated-sessions/{id}/query',
+      'POST /mpc/recover', 'POST /mpc/shares', 'POST /users/me/wallet',
+    ]);
+    expect(Object.keys(document.components?.schemas ?? {})).toEqual(expect.arrayContaining(['ClaimedWallet', 'KeyShare', 'RecoveredKey', 'DelegatedSession', 'LedgerCommand', 'Transaction', 'Contract']));
   });
 });
