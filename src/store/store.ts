@@ -40,6 +40,8 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   passkeys: (passkey) => `${passkey.tenantId}:${passkey.credentialId}`,
   telegramAccounts: (account) => `${account.tenantId}:${account.telegramId}`,
   customDomains: (domain) => `domain:${domain.domain}`,
+  keyShares: (share) => `${share.walletId}:${share.shareIndex}`,
+  delegatedSessions: (session) => `hash:${session.tokenHash}`,
 };
 
 interface Deferred {
