@@ -21,6 +21,7 @@ import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
 import { delegatedSessionsRoutes } from './routes/delegated-sessions.js';
 import { healthRoutes } from './routes/health.js';
+import { passkeysRoutes } from './routes/passkeys.js';
 import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
 import { mpcRoutes } from './routes/mpc.js';
@@ -101,6 +102,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/delegated-sessions', delegatedSessionsRoutes(rt));
   v1.route('/guests', guestsRoutes(rt));
   v1.route('/auth/telegram', telegramRoutes(rt));
+  v1.route('/auth/passkey', passkeysRoutes(rt));
   v1.route('/webhooks', webhooksRoutes(rt));
   v1.route('/custom-domains', customDomainsRoutes(rt));
   v1.route('/analytics', analyticsRoutes(rt));
