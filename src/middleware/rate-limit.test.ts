@@ -27,15 +27,24 @@ describe('rate limits over HTTP with --rate-limit 2', () => {
   });
   afterAll(() => svc.close());
 
-  it('lets a burst of 4 through, answers the 5th 429 with Retry-After, and lets the next call through once waited', async () => {
+  it('lets a burst of 4 through, answers the next 429 with Retry-After, and lets the next call through once waited', async () => {
+    // Sequential calls until the first 429: a loaded machine refills a little meanwhile, so
+    // allow the tokens that elapsed time earned, but never fewer than the burst.
+    const started = performance.now();
     const burst = [];
-    for (let i = 0; i < 4; i++) burst.push(await svc.request('GET', '/apps'));
-    expect(burst.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    expect(burst.map((r) => r.headers.get('ratelimit-limit'))).toEqual(['4', '4', '4', '4']);
-    expect(burst.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['3', '2', '1', '0']);
-    expect(Number(burst[3]!.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+    let over = await svc.request('GET', '/apps');
+    while (over.status === 200 && burst.length < 50) {
+      burst.push(over);
+      over = await svc.request('GET', '/apps');
+    }
+    const earned = Math.ceil(((performance.now() - started) / 1000) * 2);
+    expect(burst.length).toBeGreaterThanOrEqual(4);
+    expect(burst.length).toBeLessThanOrEqual(4 + earned);
+    expect(burst.every((r) => r.headers.get('ratelimit-limit') === '4')).toBe(true);
+    expect(burst[0]!.headers.get('ratelimit-remaining')).toBe('3');
+    expect(Number(burst.at(-1)!.headers.get('ratelimit-remaining'))).toBe(0);
+    expect(Number(burst.at(-1)!.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(1);
 
-    const over = await svc.request('GET', '/apps');
     expect(over.status).toBe(429);
     expect(over.body.code).toBe('rate_limited');
     const retryAfter = over.headers.get('retry-after');
