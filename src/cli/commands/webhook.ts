@@ -2,6 +2,8 @@
 import type { Command } from 'commander';
 import type { DeliveryView } from '../../schemas/webhooks.js';
 import { controlRequest, DEFAULT_ORIGIN, type ControlOptions } from '../control-client.js';
+import { registerListen } from './webhook-listen.js';
+import { registerVerify } from './webhook-verify.js';
 
 type DeadDelivery = DeliveryView & { tenantId: string };
 
@@ -58,5 +60,7 @@ Examples:
       else process.stdout.write(`${results.map(describe).join('\n')}\n`);
       if (results.some((delivery) => delivery.status !== 'succeeded')) process.exitCode = 1;
     });
+  registerListen(webhook);
+  registerVerify(webhook);
   return webhook;
 }
