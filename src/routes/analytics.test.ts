@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emitEvent } from '../services/events.js';
 import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../test-support/receiver.js';
+import { asUser, claimWallet, signIn } from '../test-support/signed-in.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,6 +30,7 @@ describe('analytics after a scripted history', () => {
     }
     throw new Error('deliveries did not settle');
   };
+  const bump = (n: number) => calls.set(today(), (calls.get(today()) ?? 0) + n);
   const advance = async (by: string) => {
     const res = await svc.request('POST', '/_emulator/clock/advance', { key: null, body: { by } });
     expect(res.status).toBe(200);
@@ -55,16 +56,22 @@ describe('analytics after a scripted history', () => {
     await api('POST', `/guests/${guest.body.data.id}/convert`, { email: 'cara@day1.test', name: 'Cara' });
     await settle();
 
-    // 2027-03-01 (today): a user, a guest whose delivery has failed once, wallets and transactions.
+    // 2027-03-01 (today): a user, a guest whose delivery has failed once; two users signed in
+    // by passkey who claim their wallets; a delegate that completes 3 transactions and fails 1.
     await advance('9d');
     await api('POST', '/users', { email: 'dan@day2.test' });
     await api('POST', '/guests', {});
-    const { rt } = svc.emulator;
-    await rt.store.write(() => {
-      for (let i = 0; i < 2; i++) emitEvent(rt, ACME_TENANT_ID, 'wallet.created', { walletId: `wal_${i}` });
-      for (let i = 0; i < 3; i++) emitEvent(rt, ACME_TENANT_ID, 'tx.completed', { updateId: `upd_${i}` });
-      emitEvent(rt, ACME_TENANT_ID, 'tx.failed', { reason: 'not counted' });
-    });
+    const signedIn = [await signIn(svc), await signIn(svc)];
+    for (const who of signedIn) await claimWallet(svc, who);
+    bump(4); // two POST /users and two wallet claims
+    const walletId = signedIn[0]!.user.walletId;
+    const opened = await asUser(svc, signedIn[0]!)('POST', '/delegated-sessions', { walletId, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' });
+    expect(opened.status).toBe(201);
+    const execute = (command: unknown) =>
+      svc.request('POST', `/delegated-sessions/${opened.body.data.id}/execute`, { headers: { authorization: `Bearer ${opened.body.data.token}` }, body: { command } });
+    for (let i = 0; i < 3; i++) expect((await execute({ create: { templateId: '#pkg:Iou:Iou', payload: { n: i } } })).body.data.status).toBe('completed');
+    expect((await execute({ exercise: { contractId: 'ctr_missing', choice: 'Transfer' } })).body.data.status).toBe('failed');
+    bump(5); // the delegated session and four commands
     await svc.request('POST', '/users', { key: GLOBEX_KEY, body: { email: 'other@globex.test' } });
     await settle();
   });
@@ -76,12 +83,12 @@ describe('analytics after a scripted history', () => {
 
   const day0 = { date: '2027-01-10', newUsers: 2, activeUsers: 1, signIns: 1, walletsCreated: 0, transactions: 0, deliveries: { succeeded: 2, failed: 0, dead: 1, pending: 0 } };
   const day1 = { date: '2027-02-20', newUsers: 1, activeUsers: 2, signIns: 3, walletsCreated: 0, transactions: 0, deliveries: { succeeded: 1, failed: 0, dead: 2, pending: 0 } };
-  const day2 = { date: '2027-03-01', newUsers: 1, activeUsers: 1, signIns: 1, walletsCreated: 2, transactions: 3, deliveries: { succeeded: 1, failed: 1, dead: 0, pending: 0 } };
+  const day2 = { date: '2027-03-01', newUsers: 3, activeUsers: 3, signIns: 3, walletsCreated: 2, transactions: 3, deliveries: { succeeded: 3, failed: 1, dead: 0, pending: 0 } };
 
   it.each([
-    ['7d', 7, '2027-02-23', [day2], { newUsers: 1, activeUsers: 1, signIns: 1, signInsByMethod: { passkey: 0, telegram: 0, guest: 1, convert: 0 } }],
-    ['30d', 30, '2027-01-31', [day1, day2], { newUsers: 2, activeUsers: 3, signIns: 4, signInsByMethod: { passkey: 0, telegram: 0, guest: 3, convert: 1 } }],
-    ['90d', 90, '2026-12-02', [day0, day1, day2], { newUsers: 4, activeUsers: 4, signIns: 5, signInsByMethod: { passkey: 0, telegram: 0, guest: 4, convert: 1 } }],
+    ['7d', 7, '2027-02-23', [day2], { newUsers: 3, activeUsers: 3, signIns: 3, signInsByMethod: { passkey: 2, telegram: 0, guest: 1, convert: 0 } }],
+    ['30d', 30, '2027-01-31', [day1, day2], { newUsers: 4, activeUsers: 5, signIns: 6, signInsByMethod: { passkey: 2, telegram: 0, guest: 3, convert: 1 } }],
+    ['90d', 90, '2026-12-02', [day0, day1, day2], { newUsers: 6, activeUsers: 6, signIns: 7, signInsByMethod: { passkey: 2, telegram: 0, guest: 4, convert: 1 } }],
   ] as const)('period %s: %i daily buckets from %s holding exactly the scripted days', async (period, length, first, scripted, totals) => {
     const active: (typeof day0)[] = [...scripted];
     calls.set(today(), (calls.get(today()) ?? 0) + 1); // this very call counts too
