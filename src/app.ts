@@ -19,6 +19,7 @@ import { appsRoutes } from './routes/apps.js';
 import { billingRoutes } from './routes/billing.js';
 import { controlRoutes } from './routes/control.js';
 import { customDomainsRoutes } from './routes/custom-domains.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { delegatedSessionsRoutes } from './routes/delegated-sessions.js';
 import { healthRoutes } from './routes/health.js';
 import { passkeysRoutes } from './routes/passkeys.js';
@@ -81,6 +82,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   const health = healthRoutes(rt);
   app.route('/', health);
 
+  // The dashboard takes HTML forms, so it is mounted before the control plane's JSON-only bodies.
+  app.route('/_emulator/ui', dashboardRoutes(rt));
   app.use('/_emulator/*', jsonBody());
   app.route('/_emulator', controlRoutes(rt));
   app.route('/_provider', providerPages(rt));

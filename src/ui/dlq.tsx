@@ -1,0 +1,76 @@
+/** The DLQ (spec part 3, DESIGN D9): dead deliveries across tenants, each with Retry, and Retry all. */
+import type { Runtime } from '../runtime.js';
+import { deadLetters } from '../services/control.js';
+import { attemptOutcome, Badge, Card, Empty, PostButton, Time } from './components.js';
+import { Layout, UI_BASE, type PageFrame } from './layout.js';
+
+export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
+  const dead = deadLetters(rt);
+  return (
+    <Layout title="DLQ" active="dlq" {...frame}>
+      <h1>Dead letter queue</h1>
+      <p class="subtitle">
+        Deliveries whose every retry failed. Retry sends the same event (same <code>X-Service-Event-Id</code>) once more.
+      </p>
+      <Card
+        title={`${dead.length} dead deliver${dead.length === 1 ? 'y' : 'ies'}`}
+        actions={dead.length > 0 ? <PostButton action="/dlq/retry-all" back={frame.here} label="Retry all" kind="primary" confirm={`Retry all ${dead.length} dead deliveries?`} /> : undefined}
+      >
+        {dead.length === 0 ? (
+          <Empty>The DLQ is empty.</Empty>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th>Delivery</th>
+                  <th>Tenant</th>
+                  <th>Webhook</th>
+                  <th>Event</th>
+                  <th class="num">Attempts</th>
+                  <th>Last failure</th>
+                  <th>Dead since</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {dead.map((delivery) => {
+                  const webhook = rt.store.get('webhooks', delivery.webhookId);
+                  const last = delivery.attempts.at(-1);
+                  return (
+                    <tr data-delivery={delivery.id}>
+                      <td>
+                        <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
+                          {delivery.id}
+                        </a>
+                      </td>
+                      <td class="nowrap">
+                        <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{rt.store.get('tenants', delivery.tenantId)?.name ?? delivery.tenantId}</a>
+                      </td>
+                      <td>
+                        <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook?.url}>
+                          {webhook?.url ?? delivery.webhookId}
+                        </a>
+                      </td>
+                      <td>
+                        <Badge value={delivery.eventType} tone="info" />
+                      </td>
+                      <td class="num">{delivery.attempts.length}</td>
+                      <td>{last ? attemptOutcome(last) : <span class="muted">—</span>}</td>
+                      <td>
+                        <Time iso={delivery.updatedAt} />
+                      </td>
+                      <td class="num">
+                        <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </Layout>
+  );
+}

@@ -1,0 +1,259 @@
+/** Webhooks, their deliveries and each attempt (DESIGN D8, D9): time, status, error, duration. */
+import type { Runtime } from '../runtime.js';
+import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
+import { eventPayload } from '../services/events.js';
+import { deliveryView, listDeliveries, webhookView } from '../services/webhooks.js';
+import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
+import { attemptOutcome, Badge, Card, Crumbs, Empty, Json, PostButton, Time } from './components.js';
+import { Layout, UI_BASE, type PageFrame } from './layout.js';
+
+const STATUSES: DeliveryStatus[] = ['pending', 'failed', 'succeeded', 'dead'];
+
+const TONE: Record<DeliveryStatus, string> = { succeeded: 'ok', failed: 'warn', dead: 'bad', pending: 'info' };
+
+function deliveryCounts(rt: Runtime, tenantId: string, webhookId: string): Record<DeliveryStatus, number> {
+  const counts: Record<DeliveryStatus, number> = { pending: 0, failed: 0, succeeded: 0, dead: 0 };
+  for (const delivery of rt.store.ofTenant('deliveries', tenantId)) if (delivery.webhookId === webhookId) counts[delivery.status] += 1;
+  return counts;
+}
+
+/** Rows of webhooks with their delivery counts by status. */
+export function WebhookRows({ rt, webhooks }: { rt: Runtime; webhooks: Array<WebhookView & { tenantId?: string }> }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>URL</th>
+            <th>Events</th>
+            <th>State</th>
+            <th>Deliveries</th>
+            <th>Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {webhooks.map((webhook) => {
+            const tenantId = webhook.tenantId ?? rt.store.get('webhooks', webhook.id)?.tenantId ?? '';
+            const counts = deliveryCounts(rt, tenantId, webhook.id);
+            return (
+              <tr>
+                <td>
+                  <a class="mono truncate" href={`${UI_BASE}/webhooks/${webhook.id}`} title={webhook.url}>
+                    {webhook.url}
+                  </a>
+                  <div class="muted mono">{webhook.id}</div>
+                </td>
+                <td class="mono">{webhook.events.join(', ')}</td>
+                <td>
+                  <Badge value={webhook.enabled ? 'enabled' : 'disabled'} />
+                </td>
+                <td class="nowrap">
+                  {STATUSES.filter((status) => counts[status] > 0).map((status) => (
+                    <>
+                      <a href={`${UI_BASE}/webhooks/${webhook.id}?status=${status}`}>
+                        <Badge value={`${counts[status]} ${status}`} tone={TONE[status]} />
+                      </a>{' '}
+                    </>
+                  ))}
+                  {STATUSES.every((status) => counts[status] === 0) && <span class="muted">none yet</span>}
+                </td>
+                <td>
+                  <Time iso={webhook.createdAt} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function WebhooksPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
+  const tenants = [...rt.store.all('tenants')];
+  return (
+    <Layout title="Webhooks" active="webhooks" {...frame}>
+      <h1>Webhooks</h1>
+      <p class="subtitle">Every registered endpoint by tenant, with its deliveries. Open one to see each attempt.</p>
+      {tenants.map((tenant) => {
+        const webhooks = rt.store.ofTenant('webhooks', tenant.id).map((webhook) => ({ ...webhookView(webhook), tenantId: tenant.id }));
+        return (
+          <Card title={<a href={`${UI_BASE}/tenants/${tenant.id}`}>{tenant.name}</a>}>
+            {webhooks.length === 0 ? <Empty>No webhooks.</Empty> : <WebhookRows rt={rt} webhooks={webhooks} />}
+          </Card>
+        );
+      })}
+    </Layout>
+  );
+}
+
+/** Rows of deliveries: event, status, attempts and the last outcome, with Retry for a dead one. */
+export function DeliveryRows({ deliveries, back }: { deliveries: DeliveryView[]; back: string }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th>Delivery</th>
+            <th>Event</th>
+            <th>Status</th>
+            <th class="num">Attempts</th>
+            <th>Last attempt</th>
+            <th>Next attempt</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((delivery) => {
+            const last = delivery.attempts.at(-1);
+            return (
+              <tr data-delivery={delivery.id}>
+                <td>
+                  <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
+                    {delivery.id}
+                  </a>
+                </td>
+                <td>
+                  <Badge value={delivery.eventType} tone="info" />
+                  <div class="muted mono">{delivery.eventId}</div>
+                </td>
+                <td>
+                  <Badge value={delivery.status} />
+                </td>
+                <td class="num">{delivery.attempts.length}</td>
+                <td>
+                  {last ? (
+                    <>
+                      <Time iso={last.at} />
+                      <div class="muted">{attemptOutcome(last)}</div>
+                    </>
+                  ) : (
+                    <span class="muted">—</span>
+                  )}
+                </td>
+                <td>
+                  <Time iso={delivery.nextAttemptAt} />
+                </td>
+                <td class="num">
+                  {delivery.status === 'dead' && <PostButton action={`/deliveries/${delivery.id}/retry`} back={back} label="Retry" kind="primary" small />}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: WebhookRecord; status?: DeliveryStatus | undefined }) {
+  const { rt, frame, webhook, status } = props;
+  const tenant = rt.store.get('tenants', webhook.tenantId);
+  const deliveries = listDeliveries(rt, webhook.tenantId, webhook.id, status);
+  const path = `${UI_BASE}/webhooks/${webhook.id}`;
+  return (
+    <Layout title="Webhook" active="webhooks" {...frame}>
+      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/tenants/${webhook.tenantId}`, label: tenant?.name ?? webhook.tenantId }, { label: webhook.id }]} />
+      <h1 class="mono" style="font-size:18px">{webhook.url}</h1>
+      <p class="subtitle">
+        <Badge value={webhook.enabled ? 'enabled' : 'disabled'} /> · subscribed to <code>{webhook.events.join(', ')}</code>
+        {webhook.description && <> · {webhook.description}</>}
+      </p>
+      <Card title={`Deliveries (${deliveries.length}${status ? ` ${status}` : ''})`}>
+        <div class="toolbar">
+          <a class="btn small" href={path} aria-current={status === undefined ? 'page' : undefined}>
+            All
+          </a>
+          {STATUSES.map((s) => (
+            <a class="btn small" href={`${path}?status=${s}`} aria-current={status === s ? 'page' : undefined}>
+              {s}
+            </a>
+          ))}
+        </div>
+        {deliveries.length === 0 ? <Empty>No deliveries{status ? ` with status ${status}` : ''}.</Empty> : <DeliveryRows deliveries={deliveries} back={frame.here} />}
+      </Card>
+    </Layout>
+  );
+}
+
+export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: PageFrame; delivery: DeliveryRecord }) {
+  const webhook = rt.store.get('webhooks', delivery.webhookId);
+  const event = rt.store.get('events', delivery.eventId);
+  const view = deliveryView(delivery);
+  return (
+    <Layout title="Delivery" active="webhooks" {...frame}>
+      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/webhooks/${delivery.webhookId}`, label: webhook?.url ?? delivery.webhookId }, { label: delivery.id }]} />
+      <h1>
+        Delivery <span class="mono">{delivery.id}</span> <Badge value={delivery.status} />
+      </h1>
+      <p class="subtitle">
+        {view.eventType} · event <code>{delivery.eventId}</code>
+      </p>
+      <div class="grid2 wide-right">
+        <Card title="Delivery" actions={delivery.status === 'dead' ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
+          <dl class="props">
+            <dt>Status</dt>
+            <dd>
+              <Badge value={delivery.status} />
+            </dd>
+            <dt>Webhook</dt>
+            <dd class="mono">{webhook?.url ?? delivery.webhookId}</dd>
+            <dt>Attempts</dt>
+            <dd>{delivery.attempts.length}</dd>
+            <dt>Next attempt</dt>
+            <dd>
+              <Time iso={delivery.nextAttemptAt} />
+            </dd>
+            <dt>Created</dt>
+            <dd>
+              <Time iso={delivery.createdAt} />
+            </dd>
+            <dt>Updated</dt>
+            <dd>
+              <Time iso={delivery.updatedAt} />
+            </dd>
+          </dl>
+        </Card>
+        <Card title="Payload">{event ? <Json value={eventPayload(event)} summary="the signed body" open /> : <Empty>The event is gone.</Empty>}</Card>
+      </div>
+      <Card title={`Attempts (${delivery.attempts.length})`}>
+        {delivery.attempts.length === 0 ? (
+          <Empty>No attempt yet.</Empty>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th class="num">#</th>
+                <th>Time (emulator)</th>
+                <th>Status</th>
+                <th>Error</th>
+                <th class="num">Duration</th>
+                <th class="num">Signed at (Unix s)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {delivery.attempts.map((attempt, index) => (
+                <tr data-attempt={String(index + 1)}>
+                  <td class="num">{index + 1}</td>
+                  <td>
+                    <Time iso={attempt.at} />
+                  </td>
+                  <td>
+                    {attempt.statusCode === null ? (
+                      <span class="muted">no answer</span>
+                    ) : (
+                      <Badge value={String(attempt.statusCode)} tone={attempt.statusCode >= 200 && attempt.statusCode < 300 ? 'ok' : 'bad'} />
+                    )}
+                  </td>
+                  <td>{attempt.error ?? <span class="muted">—</span>}</td>
+                  <td class="num">{attempt.durationMs < 10 ? attempt.durationMs.toFixed(1) : Math.round(attempt.durationMs)} ms</td>
+                  <td class="num mono">{attempt.signedAt}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+    </Layout>
+  );
+}
