@@ -208,6 +208,37 @@ describe('svc serve --port 0', () => {
   });
 });
 
+describe('svc serve with other flags', () => {
+  it.concurrent.for([
+    [['--port', 'abc'], /--port must be a whole number from 0 to 65535, got "abc"/],
+    [['--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
+    [['--log-format', 'xml'], /--log-format must be pretty or json, got "xml"/],
+    [['--clock-speed', '0'], /--clock-speed must be a positive number, got "0"/],
+  ] as const)('refuses %j with one line naming the flag', async ([args, message], { expect }) => {
+    const dataDir = join(work, `never-flag-${args.join('-')}`);
+    const result = await runToExit(['serve', '--data-dir', dataDir, ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('--in-memory serves the seeded data and writes no data dir', async () => {
+    const dataDir = join(work, 'in-memory-never-written');
+    const svc = await serve(['--port', '0', '--in-memory', '--data-dir', dataDir]);
+    expect(svc.stdout()).toMatch(/Data +\(in memory\)/);
+    const res = await fetch(`${svc.baseUrl}/apps`, {
+      method: 'POST',
+      headers: { 'x-api-key': svc.keys[1]!.key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Ephemeral' }),
+    });
+    expect(res.status).toBe(201);
+    svc.child.kill('SIGINT');
+    expect(await svc.exited).toBe(0);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+});
+
 describe('svc serve --seed with a bad fixture', () => {
   const good = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'default.json'), 'utf8')) as {
     tenants: Array<{ apiKeys: Array<{ key: string }>; users: Array<{ email: string | null }> }>;
