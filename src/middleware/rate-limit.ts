@@ -73,7 +73,7 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
     const tenant = c.var.tenant;
     const setting = rt.options.rateLimit;
     if (setting === 'off') {
-      meter.count(tenant.id);
+      meter.count(tenant);
       return next();
     }
     const rate = setting ?? PLAN_LIMITS[tenant.plan].requestsPerSecond;
@@ -87,7 +87,7 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
         { ...headers, 'Retry-After': String(decision.resetSeconds) },
       );
     }
-    meter.count(tenant.id);
+    meter.count(tenant);
     await next();
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
   };

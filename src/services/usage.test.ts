@@ -47,4 +47,21 @@ describe('API-call accounting', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('drops the counts of a tenant that a reset replaced, keeping those made after it', async () => {
+    const svc = await startTestEmulator();
+    try {
+      const meter = usageMeter(svc.emulator.rt);
+      const today = utcDate(svc.emulator.rt.clock.nowMs());
+      for (let i = 0; i < 3; i++) await svc.request('GET', '/apps');
+      expect(meter.callsByDay(ACME_TENANT_ID, today, today).get(today)).toBe(3);
+      expect((await svc.request('POST', '/_emulator/reset', { key: null })).status).toBe(200);
+      expect(meter.callsByDay(ACME_TENANT_ID, today, today).get(today)).toBeUndefined();
+      await svc.request('GET', '/apps');
+      await meter.flush();
+      expect(svc.emulator.rt.store.get('usage', `${ACME_TENANT_ID}:${today}`)?.apiCalls).toBe(1);
+    } finally {
+      await svc.close();
+    }
+  });
 });

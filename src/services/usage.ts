@@ -6,6 +6,7 @@
  * still pending, so their answers are exact; a crash loses at most the last few seconds.
  */
 import type { Runtime } from '../runtime.js';
+import type { TenantRecord } from '../store/records.js';
 
 /** Real milliseconds between folds of the counters into the store. */
 export const USAGE_FLUSH_MS = 5_000;
@@ -21,9 +22,17 @@ export function usageId(tenantId: string, date: string): string {
   return `${tenantId}:${date}`;
 }
 
+interface Pending {
+  tenantId: string;
+  /** The tenant's createdAt when counted: a reset re-creates tenants, and older counts are void. */
+  tenantCreatedAt: string;
+  date: string;
+  calls: number;
+}
+
 export class UsageMeter {
   readonly #rt: Runtime;
-  #pending = new Map<string, { tenantId: string; date: string; calls: number }>();
+  #pending = new Map<string, Pending>();
   #timer: NodeJS.Timeout | null = null;
   // The current emulator day, so that counting a call costs no date formatting.
   #dayStart = 0;
@@ -35,17 +44,18 @@ export class UsageMeter {
   }
 
   /** Counts one API call of the tenant, now (emulator clock). O(1), no I/O. */
-  count(tenantId: string): void {
+  count(tenant: TenantRecord): void {
     const now = this.#rt.clock.nowMs();
     if (now < this.#dayStart || now >= this.#dayEnd) {
       this.#dayStart = now - (((now % DAY_MS) + DAY_MS) % DAY_MS);
       this.#dayEnd = this.#dayStart + DAY_MS;
       this.#date = utcDate(this.#dayStart);
     }
-    const id = usageId(tenantId, this.#date);
+    const id = usageId(tenant.id, this.#date);
     const entry = this.#pending.get(id);
-    if (entry) entry.calls += 1;
-    else this.#pending.set(id, { tenantId, date: this.#date, calls: 1 });
+    if (!entry) this.#pending.set(id, { tenantId: tenant.id, tenantCreatedAt: tenant.createdAt, date: this.#date, calls: 1 });
+    else if (entry.tenantCreatedAt === tenant.createdAt) entry.calls += 1;
+    else Object.assign(entry, { tenantCreatedAt: tenant.createdAt, calls: 1 });
     if (!this.#timer) {
       this.#timer = setTimeout(() => void this.flush(), USAGE_FLUSH_MS);
       this.#timer.unref();
@@ -59,7 +69,7 @@ export class UsageMeter {
       if (date >= fromDate && date <= toDate) days.set(date, (days.get(date) ?? 0) + calls);
     };
     for (const record of this.#rt.store.ofTenant('usage', tenantId)) add(record.date, record.apiCalls);
-    for (const entry of this.#pending.values()) if (entry.tenantId === tenantId) add(entry.date, entry.calls);
+    for (const entry of this.#pending.values()) if (entry.tenantId === tenantId && this.#current(entry)) add(entry.date, entry.calls);
     return days;
   }
 
@@ -75,6 +85,7 @@ export class UsageMeter {
     try {
       await store.write(() => {
         for (const [id, entry] of batch) {
+          if (!this.#current(entry)) continue;
           const current = store.get('usage', id);
           if (current) store.update('usage', id, { apiCalls: current.apiCalls + entry.calls });
           else store.insert('usage', { id, tenantId: entry.tenantId, date: entry.date, apiCalls: entry.calls });
@@ -88,10 +99,15 @@ export class UsageMeter {
     }
   }
 
-  #merge(id: string, entry: { tenantId: string; date: string; calls: number }): void {
+  #merge(id: string, entry: Pending): void {
     const current = this.#pending.get(id);
-    if (current) current.calls += entry.calls;
-    else this.#pending.set(id, { ...entry });
+    if (current?.tenantCreatedAt === entry.tenantCreatedAt) current.calls += entry.calls;
+    else if (!current) this.#pending.set(id, { ...entry });
+  }
+
+  /** Whether counts still belong to a tenant that exists (not to one a reset replaced). */
+  #current(entry: Pending): boolean {
+    return this.#rt.store.get('tenants', entry.tenantId)?.createdAt === entry.tenantCreatedAt;
   }
 }
 
