@@ -73,7 +73,7 @@ async function deliver(url: string, body: string, headers: Record<string, string
   return { status: response.status, body: response.body };
 }
 
-describe('svc webhook listen against svc serve, as real processes', () => {
+describe('svc webhook listen against svc serve, as real processes', { timeout: 45_000 }, () => {
   let serve: SvcProcess;
   let baseUrl: string;
   const running: SvcProcess[] = [];
@@ -161,9 +161,9 @@ describe('svc webhook listen against svc serve, as real processes', () => {
     expect(advanced.status).toBe(200);
     await listener.waitFor((line) => line.includes('"seq":2') && line);
     const deliveries = jsonLines(listener).filter((d) => d['kind'] === 'delivery');
-    expect(deliveries.map((d) => [d['eventId'], d['verdict'], d['answer'].status])).toEqual([
-      [first.eventId, 'valid', 500],
-      [first.eventId, 'valid', 500], // the retry is processed again, not taken as a duplicate
+    expect(deliveries.map((d) => [d['eventId'], d['verdict'], d['attempt'], d['answer'].status])).toEqual([
+      [first.eventId, 'valid', 1, 500],
+      [first.eventId, 'valid', 2, 500], // the retry is processed again, not taken as a duplicate
     ]);
     const after = await api('GET', `/webhooks/${webhookId}/deliveries`);
     expect(after.body.data).toHaveLength(1);

@@ -98,7 +98,7 @@ function parseJson(body: Uint8Array): { ok: true; value: unknown } | { ok: false
     // fatal: bytes that are not UTF-8 are not JSON either, rather than silently replaced.
     return { ok: true, value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) };
   } catch (error) {
-    return { ok: false, message: `the body is not JSON: ${(error as Error).message}` };
+    return { ok: false, message: `the body is not JSON: ${(error as Error).message.replace(/\s+/g, ' ')}` };
   }
 }
 

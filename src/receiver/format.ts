@@ -36,7 +36,8 @@ function answerText(delivery: ReceivedDelivery): string {
 function verdictText(delivery: ReceivedDelivery): string {
   switch (delivery.verdict) {
     case 'valid':
-      return chalk.green('✔ valid');
+      // A later attempt of an event that was not answered 2xx before: the sender's retry.
+      return chalk.green(`✔ valid${delivery.attempt !== null && delivery.attempt > 1 ? ` (attempt ${delivery.attempt})` : ''}`);
     case 'duplicate':
       return chalk.yellow('↺ duplicate');
     case 'invalid':

@@ -66,8 +66,8 @@ describe('createReceiver', () => {
     expect((await post(receiver.url, evt)).status).toBe(500);
     expect((await post(receiver.url, evt)).status).toBe(200);
     expect((await post(receiver.url, evt)).body).toMatchObject({ duplicate: true });
-    expect(records.map((r) => `${r.verdict}:${r.answer.status}:${r.answer.cause}`)).toEqual([
-      'invalid:400:checks_failed', 'valid:500:fail_first', 'valid:500:fail_first', 'valid:200:ok', 'duplicate:200:duplicate',
+    expect(records.map((r) => `${r.verdict}:${r.attempt}:${r.answer.status}:${r.answer.cause}`)).toEqual([
+      'invalid:null:400:checks_failed', 'valid:1:500:fail_first', 'valid:2:500:fail_first', 'valid:3:200:ok', 'duplicate:4:200:duplicate',
     ]);
     expect(receiver.summary().failedOnPurpose).toBe(2);
   });

@@ -109,6 +109,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const listeners: Array<(delivery: ReceivedDelivery) => void> = [];
   const summary = emptySummary();
   const seen = new Map<string, Seen>();
+  const attempts = new Map<string, number>();
   /** Event ids being processed: a second delivery of the same event waits for the first's outcome. */
   const inFlight = new Map<string, Promise<void>>();
   let seq = 0;
@@ -173,6 +174,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       verdict: 'valid',
       reason: failures[0]?.reason ?? null,
       failures,
+      attempt: null,
       firstSeen: null,
       answer: { status: 200, cause: 'ok' },
       forward: null,
@@ -187,6 +189,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
 
     const eventId = result.eventId;
+    const attempt = (attempts.get(eventId) ?? 0) + 1;
+    attempts.set(eventId, attempt);
+    record.attempt = attempt;
     for (let pending = inFlight.get(eventId); pending; pending = inFlight.get(eventId)) await pending;
     const first = seen.get(eventId);
     if (first) {

@@ -51,6 +51,8 @@ export interface ReceivedDelivery {
   /** The first failing check's reason; null when every check passed. */
   reason: FailureReason | null;
   failures: CheckFailure[];
+  /** How many deliveries of this event id passed the checks so far, this one included (2 = the first retry); null when invalid. */
+  attempt: number | null;
   /** For a duplicate: the delivery that processed this event first. */
   firstSeen: { seq: number; receivedAt: string } | null;
   answer: Answer;

@@ -24,7 +24,7 @@ function args(timestamp = Math.floor(Date.now() / 1000), key = secret): string[]
   return ['webhook', 'verify', '--timestamp', headers['X-Service-Timestamp']!, '--signature', headers['X-Service-Signature']!];
 }
 
-describe('svc webhook verify', () => {
+describe('svc webhook verify', { timeout: 30_000 }, () => {
   it('says valid and exits 0 for a good delivery, from a file or stdin, with the secret from the env', async () => {
     const fromFile = await runCli([...args(), '--secret', secret, '--event-id', eventId, '--body-file', bodyFile]);
     expect(fromFile).toMatchObject({ code: 0, stdout: `valid  user.created ${eventId}\n` });
