@@ -15,7 +15,8 @@ export const LoginOptionsQuery = z.object({
 export const PasskeyOptions = z
   .object({
     challengeId: z.string().openapi({ description: 'Send it back with the response; single use, 5 minutes' }),
-    options: z.record(z.string(), z.json()).openapi({ description: 'WebAuthn options JSON for navigator.credentials.create() or .get()' }),
+    // z.json() is recursive, and zod-to-openapi recursed without end on it: /v1/openapi.json answered 500.
+    options: z.record(z.string(), z.unknown()).openapi({ description: 'WebAuthn options JSON for navigator.credentials.create() or .get()' }),
   })
   .openapi('PasskeyOptions');
 
