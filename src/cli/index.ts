@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerClock } from './commands/clock.js';
+import { registerConformance } from './commands/conformance.js';
 import { registerServe } from './commands/serve.js';
 import { registerWebhook } from './commands/webhook.js';
 import { CliError, printError } from './output.js';
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerClock(program);
   registerWebhook(program);
+  registerConformance(program);
   return program;
 }
 

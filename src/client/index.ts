@@ -1,0 +1,138 @@
+/**
+ * The typed client of the API (issue 9): `createClient({ baseUrl, apiKey })` over undici, or
+ * in-process over an app with `fetch: (url, init) => app.request(url, init)`. Each operation
+ * of the spec is one method typed from the zod schemas' z.infer types; every method answers
+ * an ApiResult (status, headers, text, parsed body, the request sent) and `unwrap()` turns
+ * it into the body or a ServiceError. `request()` sends anything, for callers that must.
+ */
+import type { z } from '@hono/zod-openapi';
+import type { ApiKey, CreatedApiKey } from '../schemas/api-keys.js';
+import type { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
+import type { ErrorEnvelope } from '../schemas/common.js';
+import type { ClockState } from '../schemas/control.js';
+import type { CustomDomain, DeletedDomain } from '../schemas/custom-domains.js';
+import type { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../schemas/guests.js';
+import type { Health, Ready } from '../schemas/health.js';
+import type { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../schemas/mfa.js';
+import type { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
+import type { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
+import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
+import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
+
+export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
+
+/** `{ data }` (spec part 2). */
+export interface Envelope<T> {
+  data: T;
+}
+/** The paginated envelope (spec part 2). */
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  hasMore: boolean;
+}
+export type ErrorBody = z.infer<typeof ErrorEnvelope>;
+
+type Out<T extends z.ZodType> = z.infer<T>;
+type R<T> = Promise<ApiResult<T>>;
+
+export interface ClientOptions extends TransportOptions {
+  /** Base URL ending in the version segment, e.g. http://127.0.0.1:4010/v1. */
+  baseUrl: string;
+}
+
+/** Builds a client; `extra` options of each method (headers, another key, a signal) pass through. */
+export function createClient(options: ClientOptions) {
+  const call = <T>(method: string, path: string, extra: CallOptions = {}): R<T> => send<T>(options, method, path, extra);
+  const id = (value: string): string => encodeURIComponent(value);
+  const controlBase = new URL(options.baseUrl).origin;
+  const control = <T>(method: string, path: string, extra: CallOptions = {}): R<T> =>
+    send<T>({ ...options, baseUrl: `${controlBase}/_emulator`, apiKey: undefined }, method, path, extra);
+
+  return {
+    options,
+    /** Any method and path below the base URL (or an absolute URL). */
+    request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => call<T>(method, path, extra),
+    apps: {
+      list: (query: Partial<Out<typeof AppListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof App>>>('GET', '/apps', { ...extra, query }),
+      create: (body: z.input<typeof CreateAppBody>, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('POST', '/apps', { ...extra, body }),
+      get: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('GET', `/apps/${id(appId)}`, extra),
+      update: (appId: string, body: z.input<typeof UpdateAppBody>, extra?: CallOptions) =>
+        call<Envelope<Out<typeof App>>>('PATCH', `/apps/${id(appId)}`, { ...extra, body }),
+      delete: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/apps/${id(appId)}`, extra),
+    },
+    users: {
+      list: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
+      create: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
+      get: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
+      createWallet: (session: string, extra?: CallOptions) => call<Envelope<Record<string, unknown>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
+      getWallet: (session: string, extra?: CallOptions) => call<Envelope<Record<string, unknown>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
+    },
+    apiKeys: {
+      list: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
+      create: (body: { name: string }, extra?: CallOptions) => call<Envelope<Out<typeof CreatedApiKey>>>('POST', '/api-keys', { ...extra, body }),
+      revoke: (keyId: string, extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>>>('DELETE', `/api-keys/${id(keyId)}`, extra),
+    },
+    webhooks: {
+      list: (extra?: CallOptions) => call<Envelope<Out<typeof Webhook>[]>>('GET', '/webhooks', extra),
+      create: (body: z.input<typeof CreateWebhookBody>, extra?: CallOptions) =>
+        call<Envelope<Out<typeof WebhookWithSecret>>>('POST', '/webhooks', { ...extra, body }),
+      update: (webhookId: string, body: z.input<typeof UpdateWebhookBody>, extra?: CallOptions) =>
+        call<Envelope<Out<typeof Webhook> & { secret?: string }>>('PATCH', `/webhooks/${id(webhookId)}`, { ...extra, body }),
+      delete: (webhookId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/webhooks/${id(webhookId)}`, extra),
+      test: (webhookId: string, body: { type?: string } = {}, extra?: CallOptions) =>
+        call<Envelope<Out<typeof Delivery>>>('POST', `/webhooks/${id(webhookId)}/test`, { ...extra, body }),
+      deliveries: (webhookId: string, query: { status?: Out<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
+        call<Envelope<Out<typeof Delivery>[]>>('GET', `/webhooks/${id(webhookId)}/deliveries`, { ...extra, query }),
+    },
+    guests: {
+      create: (extra?: CallOptions) => call<Envelope<Out<typeof CreatedGuest>>>('POST', '/guests', { ...extra, body: {} }),
+      get: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('GET', `/guests/${id(guestId)}`, extra),
+      convert: (guestId: string, body: { email: string; name?: string }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof ConvertedGuest>>>('POST', `/guests/${id(guestId)}/convert`, { ...extra, body }),
+      expire: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('DELETE', `/guests/${id(guestId)}`, extra),
+      cleanup: (body: { olderThan: string }, extra?: CallOptions) => call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
+    },
+    mfa: {
+      setup: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaSetup>>>('POST', '/mfa/setup', { ...extra, bearer: session, body: {} }),
+      verifySetup: (session: string, code: string, extra?: CallOptions) =>
+        call<Envelope<Out<typeof MfaEnabled>>>('POST', '/mfa/verify-setup', { ...extra, bearer: session, body: { code } }),
+      challenge: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
+      verify: (session: string, body: { challengeId: string; code: string }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof MfaVerified>>>('POST', '/mfa/verify', { ...extra, bearer: session, body }),
+      status: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaStatus>>>('GET', '/mfa/status', { ...extra, bearer: session }),
+      disable: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaDisabled>>>('DELETE', '/mfa', { ...extra, bearer: session }),
+    },
+    customDomains: {
+      register: (domain: string, extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
+      verify: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
+      remove: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
+    },
+    tenant: {
+      get: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),
+      update: (body: z.input<typeof UpdateTenantBody>, extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('PATCH', '/tenant', { ...extra, body }),
+    },
+    health: {
+      healthz: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
+      readyz: (extra?: CallOptions) => call<Envelope<Out<typeof Ready>>>('GET', '/readyz', extra),
+    },
+    /** The emulator's control plane (DESIGN D10, D11), at the base URL's origin. */
+    emulator: {
+      request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),
+      health: (extra?: CallOptions) => control<Envelope<Record<string, unknown>>>('GET', '/health', extra),
+      clock: (extra?: CallOptions) => control<Envelope<Out<typeof ClockState>>>('GET', '/clock', extra),
+      setClock: (body: { now?: string; speed?: number }, extra?: CallOptions) => control<Envelope<Out<typeof ClockState>>>('POST', '/clock', { ...extra, body }),
+      advance: (by: string, extra?: CallOptions) =>
+        control<Envelope<Out<typeof ClockState> & { fired: number }>>('POST', '/clock/advance', { ...extra, body: { by } }),
+      events: (query: { type?: string; limit?: number } = {}, extra?: CallOptions) =>
+        control<Envelope<Array<Record<string, unknown>>>>('GET', '/events', { ...extra, query }),
+      dlq: (extra?: CallOptions) => control<Envelope<Array<Out<typeof Delivery> & { tenantId: string }>>>('GET', '/dlq', extra),
+      retryDelivery: (deliveryId: string, extra?: CallOptions) =>
+        control<Envelope<Out<typeof Delivery> & { tenantId: string }>>('POST', `/deliveries/${id(deliveryId)}/retry`, { ...extra, body: {} }),
+    },
+  };
+}
+
+export type Client = ReturnType<typeof createClient>;

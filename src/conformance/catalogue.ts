@@ -1,0 +1,45 @@
+/**
+ * The check catalogue, in run order: reads before writes where it matters, and the checks
+ * that move the emulator clock (retries, DLQ) last, so nothing after them sees a day jump.
+ */
+import { apiKeyChecks } from './checks/api-keys.js';
+import { appChecks } from './checks/apps.js';
+import { authChecks } from './checks/auth.js';
+import { controlChecks } from './checks/control.js';
+import { errorChecks } from './checks/errors.js';
+import { isolationChecks } from './checks/isolation.js';
+import { healthChecks, tenantChecks } from './checks/tenant-health.js';
+import { userChecks } from './checks/users.js';
+import { webhookDeliveryChecks } from './checks/webhook-delivery.js';
+import { webhookRetryChecks } from './checks/webhook-retries.js';
+import { webhookChecks } from './checks/webhooks.js';
+import type { Check } from './types.js';
+
+export const CATALOGUE: readonly Check[] = [
+  ...healthChecks,
+  ...authChecks,
+  ...errorChecks,
+  ...tenantChecks,
+  ...appChecks,
+  ...userChecks,
+  ...apiKeyChecks,
+  ...isolationChecks,
+  ...webhookChecks,
+  ...webhookDeliveryChecks,
+  ...controlChecks,
+  ...webhookRetryChecks,
+];
+
+/** Ids must be unique and every check must say where its rule comes from. */
+export function catalogueProblems(checks: readonly Check[] = CATALOGUE): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const check of checks) {
+    if (seen.has(check.id)) problems.push(`duplicate id ${check.id}`);
+    seen.add(check.id);
+    if (check.tags.length === 0) problems.push(`${check.id} has no tags`);
+    if (check.spec.trim() === '') problems.push(`${check.id} names no spec line`);
+    if (check.slow === true && !check.tags.includes('slow')) problems.push(`${check.id} is slow but not tagged slow`);
+  }
+  return problems;
+}

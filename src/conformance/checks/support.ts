@@ -1,0 +1,99 @@
+/**
+ * Records the checks create, each named with the run id and removed at the end of the run,
+ * and the few lookups several areas share.
+ */
+import type { ApiResult } from '../../client/index.js';
+import { CheckSkip, expect, expectStatus } from '../expect.js';
+import { CREATED_SPEC, expectSuccess, stringField } from '../shapes.js';
+import type { CheckContext } from '../types.js';
+
+/** A removal succeeded, or the record was already gone (a check deleted it itself). */
+export async function removal(call: Promise<ApiResult<unknown>>): Promise<void> {
+  const result = await call;
+  if (!result.ok && result.status !== 404) throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
+}
+
+/** An id of the right form that no deployment holds. */
+export function missingId(ctx: CheckContext, prefix: string): string {
+  return `${prefix}_conformance${ctx.runId}missing`;
+}
+
+/** Keeps a result in a thrown-away variable's place: creation must succeed before a check can go on. */
+export function created(result: ApiResult<unknown>, rule: string, statuses: readonly number[] = CREATED_SPEC): Record<string, unknown> {
+  return expectSuccess(result, statuses, rule);
+}
+
+export interface CreatedApp {
+  id: string;
+  name: string;
+  result: ApiResult<unknown>;
+}
+
+/** Creates an app named with the run id (body per D15) and deletes it at the end. */
+export async function createApp(ctx: CheckContext, label: string, body: Record<string, unknown> = {}): Promise<CreatedApp> {
+  const name = ctx.name(label);
+  const result = await ctx.client.request('POST', '/apps', { body: { name, ...body } });
+  const data = created(result, 'create app (POST /apps) must succeed');
+  const id = stringField(data, 'id', 'a created app has an id', result);
+  ctx.defer({ description: `app ${id} (${name})`, run: () => removal(ctx.client.apps.delete(id)) });
+  return { id, name, result };
+}
+
+export interface CreatedUser {
+  id: string;
+  email: string;
+  result: ApiResult<unknown>;
+}
+
+/**
+ * Creates a user whose e-mail carries the run id (body per D15). The spec has no way to
+ * delete a user, so users stay; the plan and the report say so.
+ */
+export async function createUser(ctx: CheckContext, label: string, body: Record<string, unknown> = {}): Promise<CreatedUser> {
+  const email = ctx.email(label);
+  const result = await ctx.client.request('POST', '/users', { body: { email, name: `Conformance ${ctx.runId}`, ...body } });
+  const data = created(result, 'create user (POST /users) must succeed');
+  return { id: stringField(data, 'id', 'a created user has an id', result), email, result };
+}
+
+export interface CreatedKey {
+  id: string;
+  value: string;
+  result: ApiResult<unknown>;
+}
+
+/**
+ * Creates an API key and finds its value. The spec names no field for the value ("returned
+ * only once, in the creation response"), so the value is the string of the answer that
+ * authenticates; it is revoked at the end.
+ */
+export async function createKey(ctx: CheckContext, label: string): Promise<CreatedKey> {
+  const result = await ctx.client.request('POST', '/api-keys', { body: { name: ctx.name(label) } });
+  const data = created(result, 'create API key (POST /api-keys) must succeed');
+  const id = stringField(data, 'id', 'a created API key has an id to revoke it by (DELETE /api-keys/:id)', result);
+  ctx.defer({ description: `API key ${id}`, run: () => removal(ctx.client.apiKeys.revoke(id)) });
+  const candidates = [data['key'], ...Object.values(data)].filter((v): v is string => typeof v === 'string' && v.length >= 16 && v !== id);
+  for (const candidate of [...new Set(candidates)]) {
+    const probe = await ctx.client.request('GET', '/tenant', { apiKey: candidate });
+    if (probe.ok) return { id, value: candidate, result };
+  }
+  expect(false, 'part 4: the key value is returned in the creation response', 'no string of the creation answer works as x-api-key', result);
+}
+
+/** Retries `probe` until it says done or `ms` pass (for rules a deployment may apply with a short delay). */
+export async function eventually<T>(ms: number, probe: () => Promise<{ done: boolean; value: T }>): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const { done, value } = await probe();
+    if (done || Date.now() >= until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The second tenant's client, or a skip. */
+export function secondClient(ctx: CheckContext) {
+  if (ctx.second === undefined) throw new CheckSkip('needs --second-api-key (a key of another tenant)');
+  return ctx.second;
+}
+
+export { expectStatus };

@@ -1,0 +1,147 @@
+/**
+ * Retries and the DLQ (spec part 3.1–3.2, 6 "Delivery and retry"; DESIGN D9). On a real
+ * deployment the first retry comes after a minute of real time (a `slow` check); on the
+ * emulator the control plane's clock advance walks the whole schedule into the DLQ.
+ */
+import { list } from '../../schemas/common.js';
+import { Delivery } from '../../schemas/webhooks.js';
+import { EVENT_ID_HEADER } from '../../webhooks/signature.js';
+import { expect, expectShape, expectStatus, fail } from '../expect.js';
+import type { ReceivedDelivery } from '../receiver.js';
+import type { Check, CheckContext } from '../types.js';
+import { arrival, arrivalTimeout, bodyText, expectValidSignature, header, wireWebhook, type WiredWebhook } from './webhook-support.js';
+
+/** Spec part 6: the delays after each failure. */
+export const SPEC_RETRY_DELAYS = ['1m', '5m', '30m', '2h', '24h'] as const;
+const DELAY_MS = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000];
+/** Real seconds the first retry may come early (scheduler granularity, clocks). */
+const EARLY_SLACK_MS = 5_000;
+
+function sameEvent(deliveries: ReceivedDelivery[], rule: string): void {
+  const ids = deliveries.map((d) => header(d, EVENT_ID_HEADER));
+  const bodyIds = deliveries.map((d) => (JSON.parse(bodyText(d)) as { id?: unknown }).id);
+  expect(new Set(ids).size === 1 && ids[0] !== undefined, rule, `event id headers ${ids.join(', ')}`);
+  expect(bodyIds.every((id) => id === ids[0]), rule, `body ids ${bodyIds.join(', ')}`);
+}
+
+/** Advances the emulator clock by `by` (D10). */
+async function advance(ctx: CheckContext, by: string): Promise<void> {
+  const result = await ctx.client.emulator.advance(by);
+  expectStatus(result, 200, `D10: POST /_emulator/clock/advance {"by":"${by}"}`);
+}
+
+interface DeadDelivery {
+  hook: WiredWebhook;
+  deliveryId: string;
+  arrivals: ReceivedDelivery[];
+}
+
+/** A failing receiver walked through the whole schedule on the emulator clock: six requests, then the DLQ. */
+function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
+  return ctx.shared('webhook-dead-delivery', async () => {
+    const hook = await wireWebhook(ctx, 'failing', ['tx.completed'], () => 500);
+    const answer = await ctx.client.webhooks.test(hook.id);
+    expectStatus(answer, 200, 'D15: the test event is sent');
+    expect(answer.ok && answer.body.data.status === 'failed', 'D9: a non-2xx answer is a failed attempt', `status ${answer.ok ? answer.body.data.status : '?'}`, answer);
+    const deliveryId = answer.body.data.id;
+    await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer);
+    await advance(ctx, '59s');
+    expect(ctx.receiver.received(hook.url).length === 1, 'part 6: the first retry waits 1 minute', 'a retry came before 1 minute had passed on the emulator clock');
+    for (const [index, delay] of SPEC_RETRY_DELAYS.entries()) {
+      await advance(ctx, index === 0 ? '1s' : delay);
+      await arrival(ctx.receiver.waitFor(hook.url, index + 2, arrivalTimeout(ctx)), `part 6: retry ${index + 1} comes ${delay} after failure ${index + 1}`);
+    }
+    return { hook, deliveryId, arrivals: ctx.receiver.received(hook.url) };
+  });
+}
+
+export const webhookRetryChecks: Check[] = [
+  {
+    id: 'webhooks.retry-after-one-minute',
+    tags: ['webhooks', 'retries', 'slow'],
+    description: 'a delivery answered 500 is retried about 1 minute later, same event id, freshly signed; deliveries list answers',
+    spec: 'part 3.1, part 6 (delivery and retry, attempt 1: 1 minute)',
+    profile: 'spec',
+    creates: true,
+    slow: true,
+    run: async (ctx) => {
+      const hook = await wireWebhook(ctx, 'retry', ['tx.completed'], (index) => (index === 0 ? 500 : 200));
+      const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
+      expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
+      const deliveries = await arrival(ctx.receiver.waitFor(hook.url, 2, DELAY_MS[0]! + 60_000 + ctx.timeoutMs), 'part 6: a failed delivery is retried after 1 minute', answer);
+      const waited = deliveries[1]!.receivedAt - deliveries[0]!.receivedAt;
+      ctx.note(`retry came ${Math.round(waited / 1000)} s after the failure`);
+      expect(waited >= DELAY_MS[0]! - EARLY_SLACK_MS, 'part 6: attempt 1 comes after a delay of 1 minute', `it came after ${Math.round(waited / 1000)} s`);
+      sameEvent(deliveries, 'part 6: a retry carries the same event id (X-Service-Event-Id and body id)');
+      expectValidSignature(deliveries[1]!, hook.secret, 'part 6: a retry is signed like any delivery');
+      const list = await ctx.client.request('GET', `/webhooks/${hook.id}/deliveries`);
+      expectStatus(list, 200, 'part 6: GET /webhooks/:id/deliveries lists the deliveries');
+    },
+  },
+  {
+    id: 'webhooks.retry-schedule',
+    tags: ['webhooks', 'retries', 'dlq'],
+    description: 'on the emulator clock a failing delivery is retried after 1m, 5m, 30m, 2h and 24h: six requests, one event id',
+    spec: 'part 6 (delivery and retry), D9, D10',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { arrivals, hook } = await deadDelivery(ctx);
+      expect(arrivals.length === 6, 'D9: the first attempt and five retries: six requests', `${arrivals.length} requests arrived`);
+      sameEvent(arrivals, 'part 6.4: every retry carries the same event id (X-Service-Event-Id and body id)');
+      for (const delivery of arrivals) expectValidSignature(delivery, hook.secret, 'part 6: every attempt is signed over its own timestamp');
+    },
+  },
+  {
+    id: 'webhooks.attempts-listed',
+    tags: ['webhooks', 'retries'],
+    description: 'GET /webhooks/:id/deliveries shows all six attempts, spaced by the schedule, each with its status code',
+    spec: 'part 6, D9',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { hook, deliveryId } = await deadDelivery(ctx);
+      const result = await ctx.client.webhooks.deliveries(hook.id);
+      const { data } = expectShape(result, list(Delivery), 'D9: deliveries with their attempts');
+      const delivery = data.find((d) => d.id === deliveryId) ?? fail('D9: every delivery is listed', `${deliveryId} is missing`, result);
+      expect(delivery.attempts.length === 6 && delivery.attempts.every((a) => a.statusCode === 500), 'D9: every attempt is recorded with its status code', `${delivery.attempts.length} attempts: ${delivery.attempts.map((a) => a.statusCode).join(', ')}`, result);
+      const gaps = delivery.attempts.slice(1).map((a, i) => Date.parse(a.at) - Date.parse(delivery.attempts[i]!.at));
+      const wrong = gaps.findIndex((gap, i) => Math.abs(gap - DELAY_MS[i]!) > 1_000);
+      expect(wrong === -1, 'part 6: retries wait 1m, 5m, 30m, 2h, 24h', `gap ${wrong + 1} is ${Math.round((gaps[wrong] ?? 0) / 1000)} s, expected ${DELAY_MS[wrong]! / 1000} s`, result);
+    },
+  },
+  {
+    id: 'webhooks.dlq',
+    tags: ['webhooks', 'retries', 'dlq'],
+    description: 'after the fifth failed retry the delivery is dead: in ?status=dead and in the DLQ, and nothing more is sent',
+    spec: 'part 3.2, part 6.3, D9, D11',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { hook, deliveryId } = await deadDelivery(ctx);
+      const dead = await ctx.client.webhooks.deliveries(hook.id, { status: 'dead' });
+      expect(dead.ok && dead.body.data.some((d) => d.id === deliveryId), 'D9: ?status=dead lists the dead delivery', 'not listed as dead', dead);
+      const dlq = await ctx.client.emulator.dlq();
+      expect(dlq.ok && dlq.body.data.some((d) => d.id === deliveryId), 'part 3.2: after the fifth failed attempt the delivery is moved to the DLQ', 'not in GET /_emulator/dlq', dlq);
+      await advance(ctx, '48h');
+      expect(ctx.receiver.received(hook.url).length === 6, 'part 6.3: a delivery in the DLQ is not retried on its own', `${ctx.receiver.received(hook.url).length} requests`);
+    },
+  },
+  {
+    id: 'webhooks.dlq-retry',
+    tags: ['webhooks', 'retries', 'dlq'],
+    description: 'retrying a DLQ item sends it once more with the same event id; on 2xx it succeeds',
+    spec: 'part 3.2 (DLQ items can be retried), D9, D11',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { hook, deliveryId, arrivals } = await deadDelivery(ctx);
+      ctx.receiver.setResponder(hook.url, () => 200);
+      const result = await ctx.client.emulator.retryDelivery(deliveryId);
+      expectStatus(result, 200, 'D11: POST /_emulator/deliveries/:id/retry');
+      const all = await arrival(ctx.receiver.waitFor(hook.url, arrivals.length + 1, arrivalTimeout(ctx)), 'D9: a DLQ retry sends the delivery again', result);
+      sameEvent(all, 'D9: a DLQ retry keeps the event id');
+      expect(result.ok && result.body.data.status === 'succeeded' && result.body.data.attempts.length === arrivals.length + 1, 'D9: the retried delivery succeeds and its attempts list grows', `status ${result.ok ? result.body.data.status : '?'}`, result);
+    },
+  },
+];

@@ -1,0 +1,130 @@
+/**
+ * Webhooks wired to the suite's receiver, and the deliveries they get, shared by the checks
+ * of a run: one webhook for test events (subscribed to `tx.completed`, which nothing in the
+ * run emits, so only test events reach it) and one for `user.created`.
+ */
+import type { ApiResult } from '../../client/index.js';
+import { verifySignature, WebhookVerificationError, EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../webhooks/signature.js';
+import { CheckFailure, CheckSkip, expect, expectStatus, fail } from '../expect.js';
+import { ReceiverTimeout, type ReceivedDelivery, type Responder } from '../receiver.js';
+import { stringField } from '../shapes.js';
+import type { CheckContext } from '../types.js';
+import { created, createUser, removal, type CreatedUser } from './support.js';
+
+export interface WiredWebhook {
+  id: string;
+  url: string;
+  /** The signing secret when the creation answer carries one (D8); the spec does not show how it is issued. */
+  secret: string | undefined;
+  result: ApiResult<unknown>;
+}
+
+/** Real time a delivery may take to arrive after the call that causes it. */
+export function arrivalTimeout(ctx: CheckContext): number {
+  return Math.max(ctx.timeoutMs, 10_000);
+}
+
+export async function wireWebhook(ctx: CheckContext, label: string, events: string[], respond?: Responder): Promise<WiredWebhook> {
+  const url = ctx.receiver.endpoint(label, respond);
+  const result = await ctx.client.request('POST', '/webhooks', { body: { url, events, description: ctx.name(label) } });
+  const data = created(result, 'part 4: create webhook (POST /webhooks {url, events}) must succeed');
+  const id = stringField(data, 'id', 'a created webhook has an id', result);
+  ctx.defer({ description: `webhook ${id} → ${url}`, run: () => removal(ctx.client.webhooks.delete(id)) });
+  const secret = typeof data['secret'] === 'string' ? data['secret'] : undefined;
+  return { id, url, secret, result };
+}
+
+/** Waits for a delivery, turning a timeout into the failure of the rule that said it would come. */
+export async function arrival<T>(wait: Promise<T>, rule: string, cause?: ApiResult<unknown>): Promise<T> {
+  try {
+    return await wait;
+  } catch (error) {
+    if (error instanceof ReceiverTimeout) fail(rule, `no delivery reached the suite's receiver (${error.message})`, cause);
+    throw error;
+  }
+}
+
+export interface TestDelivery {
+  hook: WiredWebhook;
+  answer: ApiResult<unknown>;
+  delivery: ReceivedDelivery;
+  payload: Record<string, unknown>;
+}
+
+/** The run's test event: POST /webhooks/:id/test and the request it causes at the receiver. */
+export function testDelivery(ctx: CheckContext): Promise<TestDelivery> {
+  return ctx.shared('webhook-test-delivery', async () => {
+    const hook = await wireWebhook(ctx, 'test-events', ['tx.completed']);
+    const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
+    expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
+    const [delivery] = await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: a test event is sent to the webhook URL by HTTP POST', answer);
+    return { hook, answer, delivery: delivery!, payload: payloadOf(delivery!) };
+  });
+}
+
+export interface UserCreatedDelivery extends TestDelivery {
+  user: CreatedUser;
+}
+
+/** A real `user.created`: a webhook subscribed to it, then POST /users, then the delivery for that user. */
+export function userCreatedDelivery(ctx: CheckContext): Promise<UserCreatedDelivery> {
+  return ctx.shared('webhook-user-created', async () => {
+    const hook = await wireWebhook(ctx, 'user-created', ['user.created']);
+    const user = await createUser(ctx, 'webhook');
+    const delivery = await arrival(
+      ctx.receiver.waitForMatch(hook.url, (d) => bodyText(d).includes(user.id), arrivalTimeout(ctx)),
+      'part 6: a user.created event is sent to the webhooks subscribed to it',
+      user.result,
+    );
+    return { hook, answer: user.result, delivery, payload: payloadOf(delivery), user };
+  });
+}
+
+export function bodyText(delivery: ReceivedDelivery): string {
+  return delivery.body.toString('utf8');
+}
+
+export function header(delivery: ReceivedDelivery, name: string): string | undefined {
+  const value = delivery.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+function payloadOf(delivery: ReceivedDelivery): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(bodyText(delivery)) as unknown;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new CheckFailure('part 6: the delivery body is a JSON object (part 2 event payload)', `body: ${bodyText(delivery).slice(0, 200)}`);
+}
+
+/** A delivery as text for failure reasons. */
+export function describeDelivery(delivery: ReceivedDelivery): string {
+  const headers = [SIGNATURE_HEADER, TIMESTAMP_HEADER, EVENT_ID_HEADER, 'content-type'].map((name) => `${name}: ${header(delivery, name) ?? '(missing)'}`);
+  return `delivery ${delivery.method} ${delivery.path} [${headers.join('; ')}] ${bodyText(delivery).slice(0, 300)}`;
+}
+
+/**
+ * Checks the signature over the exact bytes received, with the webhook's secret (or skips
+ * when none is known). Freshness is its own check, so here the timestamp's age is not judged.
+ */
+export function expectValidSignature(delivery: ReceivedDelivery, secret: string | undefined, rule: string): void {
+  if (secret === undefined) {
+    throw new CheckSkip('the creation answer carries no `secret`; the spec does not show how the secret is issued, so the signature cannot be checked');
+  }
+  try {
+    const timestamp = header(delivery, TIMESTAMP_HEADER);
+    const nowSeconds = timestamp !== undefined && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : undefined;
+    verifySignature({ secret, body: delivery.body, signature: header(delivery, SIGNATURE_HEADER), timestamp, ...(nowSeconds === undefined ? {} : { nowSeconds }) });
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) fail(rule, `${error.reason}: ${error.message}; ${describeDelivery(delivery)}`);
+    throw error;
+  }
+}
+
+export function expectHeader(delivery: ReceivedDelivery, name: string, rule: string): string {
+  const value = header(delivery, name);
+  expect(value !== undefined && value !== '', rule, `the ${name} header is missing; ${describeDelivery(delivery)}`);
+  return value;
+}

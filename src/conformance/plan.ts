@@ -1,0 +1,36 @@
+/**
+ * `--plan` and `--list`: what a run would check, create and remove, without sending a write.
+ */
+import type { Selected } from './select.js';
+import type { Check } from './types.js';
+
+/** What the checks of an area write, and how the run undoes it. */
+const WRITES: Record<string, string> = {
+  apps: 'apps named conf-<run>-… (deleted at the end)',
+  users: 'users with e-mails conf-<run>-…@conformance.example (kept: the spec has no way to delete a user)',
+  'api-keys': 'API keys named conf-<run>-… (revoked at the end)',
+  auth: 'an API key named conf-<run>-… (revoked at once)',
+  webhooks: 'webhooks to the suite receiver (deleted at the end, with their deliveries); users for user.created (kept)',
+  tenant: "the tenant's name (put back at the end)",
+  isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
+  emulator: 'a user (kept)',
+};
+
+export function listLine(check: Check): string {
+  const flags = [check.profile, ...(check.creates ? ['creates'] : ['read-only']), ...(check.slow === true ? ['slow'] : [])];
+  return `${check.id}\t${check.tags.join(',')}\t${check.description}\t(spec: ${check.spec})\t[${flags.join(', ')}]`;
+}
+
+export function planText(selected: Selected[], context: { baseUrl: string; profile: string }): string {
+  const lines = [`Plan for ${context.baseUrl} (profile ${context.profile}): ${selected.length} checks; nothing has been sent but reads.`];
+  const writers = selected.filter(({ check, skipReason }) => check.creates && skipReason === undefined);
+  lines.push(`${selected.length - writers.length} checks only read; ${writers.length} write:`);
+  for (const { check } of writers) {
+    const area = check.tags[0] ?? '';
+    const clock = check.tags.includes('retries') && check.profile === 'emulator' ? '; advances the emulator clock (up to ~3 days)' : '';
+    lines.push(`  ${check.id}: ${WRITES[area] ?? 'records named with the run id (removed at the end)'}${clock}`);
+  }
+  for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);
+  lines.push('Every record a run creates carries the run id; cleanup runs at the end even after failures or Ctrl-C.');
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,60 @@
+/**
+ * Before any check: is the target there, does it take the key (and the second key, of
+ * another tenant), and does its control plane answer (for `--profile auto`). Each problem
+ * is a ConfigurationError, reported at once with exit 2 — never a wall of failed checks.
+ */
+import type { Client } from '../client/index.js';
+import { TargetUnreachable } from './expect.js';
+import { clientsFor, type Target } from './runner.js';
+import type { Profile } from './types.js';
+
+export class ConfigurationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigurationError';
+  }
+}
+
+export type ProfileChoice = Profile | 'auto';
+
+async function checkKey(client: Client, which: string): Promise<void> {
+  let result;
+  try {
+    result = await client.request('GET', '/tenant');
+  } catch (error) {
+    if (error instanceof TargetUnreachable) throw new ConfigurationError(`cannot reach the target: ${error.message}`);
+    throw error;
+  }
+  if (result.status === 401 || result.status === 403) {
+    throw new ConfigurationError(`the target rejects ${which} (GET ${result.request.url} answered ${result.status}: ${result.text.slice(0, 200)})`);
+  }
+  if (result.status === 404) {
+    throw new ConfigurationError(`GET ${result.request.url} answered 404: is --url the base URL, ending in the version segment /v1?`);
+  }
+}
+
+/** Whether /_emulator answers at the target's origin (DESIGN D14: auto runs emulator checks there). */
+export async function hasControlPlane(client: Client): Promise<boolean> {
+  try {
+    const result = await client.emulator.health();
+    return result.ok && typeof (result.body as { data?: unknown } | undefined)?.data === 'object';
+  } catch (error) {
+    if (error instanceof TargetUnreachable) return false;
+    throw error;
+  }
+}
+
+export async function preflight(target: Target, choice: ProfileChoice): Promise<{ profile: Profile }> {
+  if (!URL.canParse(target.baseUrl) || !/^https?:$/.test(new URL(target.baseUrl).protocol)) {
+    throw new ConfigurationError(`--url "${target.baseUrl}" is not an http(s) URL such as http://127.0.0.1:4010/v1`);
+  }
+  const { client, second } = clientsFor(target);
+  await checkKey(client, '--api-key');
+  if (second !== undefined) await checkKey(second, '--second-api-key');
+  if (choice === 'spec') return { profile: 'spec' };
+  const emulator = await hasControlPlane(client);
+  if (choice === 'emulator' && !emulator) {
+    throw new ConfigurationError(`--profile emulator needs the control plane, but ${new URL(target.baseUrl).origin}/_emulator/health does not answer`);
+  }
+  return { profile: emulator ? 'emulator' : 'spec' };
+}

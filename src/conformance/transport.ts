@@ -1,0 +1,55 @@
+/**
+ * The suite's way to the target: undici's fetch, wrapped so that a 429 waits as its
+ * Retry-After says and tries again (rate limits are not failures), and so that a network
+ * error or timeout becomes TargetUnreachable (exit 2), never a failed check.
+ */
+import { fetch as undiciFetch } from 'undici';
+import type { FetchLike } from '../client/index.js';
+import { TargetUnreachable } from './expect.js';
+
+/** Longest single wait on a Retry-After, and the most retries of one request. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+export const MAX_RATE_LIMIT_RETRIES = 8;
+
+const baseFetch = undiciFetch as unknown as FetchLike;
+
+/** Seconds or an HTTP date (RFC 9110 10.2.3) → milliseconds to wait; 1 s when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number {
+  if (header === null) return 1_000;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1_000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? 1_000 : Math.max(0, date - now);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface SuiteFetchOptions {
+  /** Back off on 429 (default true); the rate-limit checks turn it off to see the 429. */
+  backoff?: boolean;
+  /** Told of every wait, for the console. */
+  onBackoff?: (url: string, waitMs: number) => void;
+  inner?: FetchLike;
+  /** Real milliseconds each attempt may take (waits on Retry-After do not count). */
+  timeoutMs: number;
+}
+
+export function suiteFetch(options: SuiteFetchOptions): FetchLike {
+  const inner = options.inner ?? baseFetch;
+  return async (url, init) => {
+    for (let attempt = 0; ; attempt += 1) {
+      let response: Response;
+      try {
+        const timeout = AbortSignal.timeout(options.timeoutMs);
+        response = await inner(url, { ...init, signal: init.signal ? AbortSignal.any([timeout, init.signal]) : timeout });
+      } catch (error) {
+        throw new TargetUnreachable({ method: init.method ?? 'GET', url }, error);
+      }
+      if (response.status !== 429 || options.backoff === false || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
+      const wait = Math.min(retryAfterMs(response.headers.get('retry-after')), MAX_RETRY_AFTER_MS);
+      await response.arrayBuffer();
+      options.onBackoff?.(url, wait);
+      await sleep(wait);
+    }
+  };
+}

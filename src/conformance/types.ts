@@ -1,0 +1,83 @@
+/**
+ * The shapes of the conformance suite (DESIGN D14): a check is data — a stable id, tags that
+ * begin with its area, one line of description, the spec line it enforces, the profile it
+ * belongs to, whether it creates records — and a `run(ctx)` that throws a CheckFailure
+ * naming the broken rule, or a CheckSkip when the target cannot be checked this way.
+ */
+import type { Client } from '../client/index.js';
+import type { Receiver } from './receiver.js';
+
+/** `spec`: only what spec/service-api.md states. `emulator`: also every DESIGN decision and the control plane. */
+export type Profile = 'spec' | 'emulator';
+
+export interface Check {
+  /** Stable, dotted: `<area>.<rule>`. */
+  id: string;
+  /** The first tag is the area (a spec area name such as `apps`, `api-keys`, `webhooks`). */
+  tags: string[];
+  description: string;
+  /** Where the rule comes from: `part 5.3`, `D7`, … */
+  spec: string;
+  profile: Profile;
+  /** Whether the check creates records (so `--read-only` leaves it out). */
+  creates: boolean;
+  /** Waits on real time (minutes): runs only with `--include-slow`. */
+  slow?: boolean;
+  /** Needs a key of a second tenant (`--second-api-key`). */
+  needsSecondKey?: boolean;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+/** Something the run created, and how to remove it at the end. */
+export interface Cleanup {
+  description: string;
+  run(): Promise<void>;
+}
+
+export interface CheckContext {
+  /** Short random id that every name the run creates carries. */
+  readonly runId: string;
+  /** The effective profile of this run. */
+  readonly profile: Profile;
+  /** The target, with the primary key; backs off on 429 per Retry-After. */
+  readonly client: Client;
+  /** The same target with the second tenant's key, when given. */
+  readonly second: Client | undefined;
+  /** The primary key, for checks that must send it by hand. */
+  readonly apiKey: string;
+  /** The suite's own webhook receiver. */
+  readonly receiver: Receiver;
+  /** Real milliseconds a single call may take. */
+  readonly timeoutMs: number;
+  /** A unique name carrying the run id: `conf-<runId>-<label>-<n>`. */
+  name(label: string): string;
+  /** A unique e-mail address carrying the run id. */
+  email(label: string): string;
+  /** Registers removal of a record; cleanups run last-in first-out at the end of the run. */
+  defer(cleanup: Cleanup): void;
+  /** A value shared by the checks of a run (a webhook wired to the receiver, say), made once. */
+  shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /** A line kept with the check's result (what was seen, for the report). */
+  note(text: string): void;
+}
+
+export type Outcome = 'passed' | 'failed' | 'skipped' | 'expected' | 'error';
+
+export interface CheckResult {
+  id: string;
+  area: string;
+  tags: string[];
+  description: string;
+  spec: string;
+  profile: Profile;
+  outcome: Outcome;
+  /** Why it failed, was skipped or errored; for `expected`, the baseline's reason too. */
+  reason?: string;
+  durationMs: number;
+  notes: string[];
+}
+
+/** The area of a check: its first tag. */
+export function areaOf(check: Pick<Check, 'tags'>): string {
+  return check.tags[0] ?? 'other';
+}

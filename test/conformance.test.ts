@@ -1,0 +1,135 @@
+/**
+ * `svc conformance` against `svc serve`'s emulator, as a real process over real HTTP: every
+ * check passes, the reports are written, and usage, reachability and key problems exit 2.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
+import { runCli } from '../src/test-support/cli.js';
+import { wellFormedXml } from '../src/test-support/xml.js';
+
+let svc: TestEmulator;
+let dir: string;
+
+beforeAll(async () => {
+  svc = await startTestEmulator();
+  dir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
+});
+afterAll(async () => {
+  await svc.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const target = () => ['--url', svc.baseUrl, '--api-key', ACME_KEY];
+
+describe('svc conformance against the emulator', () => {
+  it('passes every check, well under a minute, and writes JUnit and JSON reports', async () => {
+    const junit = join(dir, 'conformance.xml');
+    const json = join(dir, 'conformance.json');
+    const started = Date.now();
+    const result = await runCli(
+      ['conformance', ...target(), '--second-api-key', GLOBEX_KEY, '--reporter', 'console', '--reporter', 'junit', '--output', junit, '--reporter', 'json', '--output', json],
+      { timeoutMs: 60_000 },
+    );
+    const failures = result.stdout.split('\n').filter((line) => line.includes('✗'));
+    expect(failures, result.stdout.slice(-4000)).toEqual([]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    expect(result.stdout).toMatch(/Summary: \d+ passed, 0 failed, 0 skipped of \d+ checks/);
+
+    const report = JSON.parse(readFileSync(json, 'utf8')) as { counts: Record<string, number>; profile: string; cleanup: Array<{ ok: boolean }> };
+    expect(report.profile).toBe('emulator');
+    expect(report.counts['total']).toBeGreaterThan(200);
+    expect(report.counts['failed']).toBe(0);
+    expect(report.cleanup.every((entry) => entry.ok)).toBe(true);
+
+    const xml = readFileSync(junit, 'utf8');
+    expect(wellFormedXml(xml)).toBe(true);
+    expect(xml).toMatch(new RegExp(`<testsuites name="svc conformance \\w+" tests="${report.counts['total']}" failures="0" errors="0"`));
+    expect(xml).toContain('<testcase classname="conformance.webhooks" name="webhooks.user-created.signature:');
+  }, 90_000);
+
+  it('removes what it created: no app of the run is left', async () => {
+    const result = await runCli(['conformance', ...target(), '--only', 'apps', '--reporter', 'json'], { timeoutMs: 30_000 });
+    expect(result.code, result.stdout.slice(-2000)).toBe(0);
+    const { runId } = JSON.parse(result.stdout) as { runId: string };
+    const left = await svc.request('GET', `/apps?search=${runId}`);
+    expect(left.body.total).toBe(0);
+  }, 40_000);
+
+  it('--read-only runs only checks that create nothing, and creates nothing', async () => {
+    const before = (await svc.request('GET', '/apps')).body.total as number;
+    const usersBefore = (await svc.request('GET', '/users')).body.total as number;
+    const result = await runCli(['conformance', ...target(), '--read-only', '--reporter', 'json'], { timeoutMs: 30_000 });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { results: Array<{ id: string }> };
+    expect(report.results.map((r) => r.id)).not.toContain('apps.create');
+    expect(report.results.map((r) => r.id)).toContain('auth.missing-key.apps.list');
+    expect((await svc.request('GET', '/apps')).body.total).toBe(before);
+    expect((await svc.request('GET', '/users')).body.total).toBe(usersBefore);
+  }, 40_000);
+
+  it('--profile spec leaves out the emulator checks; isolation checks skip without a second key', async () => {
+    const result = await runCli(['conformance', ...target(), '--profile', 'spec', '--reporter', 'json'], { timeoutMs: 60_000 });
+    expect(result.code, result.stdout.slice(-2000)).toBe(0);
+    const report = JSON.parse(result.stdout) as { profile: string; results: Array<{ id: string; profile: string; outcome: string; reason?: string }> };
+    expect(report.profile).toBe('spec');
+    expect(report.results.every((r) => r.profile === 'spec')).toBe(true);
+    const isolation = report.results.find((r) => r.id === 'isolation.apps');
+    expect(isolation?.outcome).toBe('skipped');
+    expect(isolation?.reason).toContain('--second-api-key');
+  }, 70_000);
+
+  it('--list prints one line per check starting with its id, then tags, description and spec; nothing runs', async () => {
+    const result = await runCli(['conformance', '--list']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines.length).toBeGreaterThan(200);
+    expect(lines.find((line) => line.startsWith('webhooks.retry-after-one-minute\t'))).toMatch(/^webhooks\.retry-after-one-minute\twebhooks,retries,slow\t.+\t\(spec: part 3\.1/);
+  });
+
+  it('--plan says what a run would write, without writing', async () => {
+    const before = (await svc.request('GET', '/apps')).body.total as number;
+    const result = await runCli(['conformance', ...target(), '--plan']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('apps.create: apps named conf-<run>-… (deleted at the end)');
+    expect(result.stdout).toContain('kept: the spec has no way to delete a user');
+    expect((await svc.request('GET', '/apps')).body.total).toBe(before);
+  });
+
+  it.each([
+    { name: 'no URL', args: ['conformance', '--api-key', ACME_KEY], text: 'give the base URL' },
+    { name: 'an unknown selector', args: ['conformance', '--list', '--only', 'nosuchcheck'], text: 'no check has the id or tag "nosuchcheck"' },
+    { name: 'a bad profile', args: ['conformance', '--list', '--profile', 'strict'], text: '--profile must be spec, emulator or auto' },
+    { name: 'two reporters on stdout', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '--reporter', 'json', '--reporter', 'junit'], text: 'only one reporter may write to stdout' },
+    { name: 'an unreachable target', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', ACME_KEY], text: 'cannot reach the target' },
+  ])('exits 2 on $name', async ({ args, text }) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(text);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 2 at once, as a configuration error, when the target rejects the key', async () => {
+    const result = await runCli(['conformance', '--url', svc.baseUrl, '--api-key', 'sk_test_notAKeyOfThisDeployment000000000']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('configuration: the target rejects --api-key');
+    expect(result.stdout).not.toContain('✗');
+  });
+
+  it('a baseline turns a known failure into "expected", and a stale entry fails the run', async () => {
+    const stale = join(dir, 'stale.json');
+    writeFileSync(stale, JSON.stringify({ entries: [{ id: 'apps.list', reason: 'was broken once' }, { id: 'apps.gone', reason: 'renamed' }] }));
+    const result = await runCli(['conformance', ...target(), '--only', 'apps.list', '--baseline', stale], { timeoutMs: 30_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('apps.list passes now; remove it from the baseline');
+    expect(result.stdout).toContain('the baseline lists apps.gone, which is no check');
+    const noReason = join(dir, 'no-reason.json');
+    writeFileSync(noReason, JSON.stringify({ entries: [{ id: 'apps.list', reason: ' ' }] }));
+    const refused = await runCli(['conformance', ...target(), '--baseline', noReason]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('every baseline entry needs a written reason');
+  }, 40_000);
+});
