@@ -3,6 +3,7 @@
  * shows it, can fail on purpose to exercise retries, can forward to the user's own handler,
  * and can register itself at a deployment for as long as it runs.
  */
+import { randomInt } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import chalk from 'chalk';
 import type { Command } from 'commander';
@@ -121,8 +122,10 @@ function waitForSignal(): Promise<string> {
   });
 }
 
-async function listen(options: ListenOptions): Promise<void> {
-  checkUsage(options);
+async function listen(given: ListenOptions): Promise<void> {
+  checkUsage(given);
+  // A --fail-rate run always has a seed, shown in the banner, so it can be repeated with --seed.
+  const options = given.failRate && given.seed === undefined ? { ...given, seed: randomInt(2 ** 32 - 1) } : given;
   const apiBase = options.register ? wrap(() => apiBaseOf(options.url!)) : null;
   let logFd: number | null = null;
   if (options.log) {
@@ -171,7 +174,7 @@ async function listen(options: ListenOptions): Promise<void> {
     if (logFd !== null) writeSync(logFd, `${line}\n`);
   });
   if (options.json) {
-    out(JSON.stringify({ kind: 'listening', url: receiver.url, webhookId: registration?.webhookId ?? null, secret: registration?.secret ?? null, toleranceSeconds: options.tolerance }));
+    out(JSON.stringify({ kind: 'listening', url: receiver.url, webhookId: registration?.webhookId ?? null, secret: registration?.secret ?? null, toleranceSeconds: options.tolerance, seed: options.seed ?? null }));
   } else out(banner(receiver, options, registration));
 
   const signal = await waitForSignal();
