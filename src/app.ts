@@ -32,6 +32,7 @@ import { usersRoutes } from './routes/users.js';
 import { walletRoutes } from './routes/wallet.js';
 import { webhooksRoutes } from './routes/webhooks.js';
 import { providerPages } from './ui/provider.js';
+import { passkeyDemoRoutes } from './ui/passkey-demo.js';
 
 export const API_BASE_PATH = '/v1';
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
@@ -81,6 +82,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
 
   const health = healthRoutes(rt);
   app.route('/', health);
+
+  app.route('/_emulator/ui/passkey', passkeyDemoRoutes(rt));
 
   // The dashboard takes HTML forms, so it is mounted before the control plane's JSON-only bodies.
   app.route('/_emulator/ui', dashboardRoutes(rt));
