@@ -58,7 +58,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const fixture = await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH);
   const rt = await createRuntime({ ...options, logger });
   try {
-    if (rt.isNew) await seedFixture(rt, fixture);
+    if (rt.isNew) {
+      await seedFixture(rt, fixture);
+      await rt.store.compact();
+    }
     const app = createApp(rt, { logger, version: VERSION });
     const server = await listen(app, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
     let closing: Promise<void> | null = null;

@@ -9,7 +9,6 @@ import type { Runtime } from '../runtime.js';
 import type { ApiKeyView } from '../schemas/api-keys.js';
 import type { ApiKeyRecord, TenantRecord } from '../store/records.js';
 import { emitEvent } from './events.js';
-import { newestFirst } from './pagination.js';
 
 export const API_KEY_PREFIX = 'sk_test_';
 
@@ -68,7 +67,7 @@ export function authenticate(rt: Runtime, value: string | undefined): { tenant: 
 }
 
 export function listApiKeys(rt: Runtime, tenantId: string): ApiKeyView[] {
-  return rt.store.ofTenant('apiKeys', tenantId).sort(newestFirst).map(apiKeyView);
+  return rt.store.newestFirst('apiKeys', tenantId).map(apiKeyView);
 }
 
 export async function createApiKey(rt: Runtime, tenantId: string, name: string): Promise<ApiKeyView & { key: string }> {

@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { AppView, CreateAppInput, UpdateAppInput } from '../schemas/apps.js';
 import type { AppRecord } from '../store/records.js';
-import { newestFirst, paginate, type Page, type PageRequest } from './pagination.js';
+import { paginateMatching, type Page, type PageRequest } from './pagination.js';
 
 export function appView(app: AppRecord): AppView {
   return {
@@ -25,12 +25,9 @@ function assertNameFree(rt: Runtime, tenantId: string, name: string, exceptId?: 
 }
 
 export function listApps(rt: Runtime, tenantId: string, query: PageRequest & { search?: string | undefined }): Page<AppView> {
-  let apps = rt.store.ofTenant('apps', tenantId);
-  if (query.search) {
-    const needle = query.search.toLowerCase();
-    apps = apps.filter((app) => app.name.toLowerCase().includes(needle));
-  }
-  return paginate(apps.sort(newestFirst), query, appView);
+  const needle = query.search?.toLowerCase();
+  const matches = needle ? (app: AppRecord) => app.name.toLowerCase().includes(needle) : null;
+  return paginateMatching(rt.store.newestFirst('apps', tenantId), matches, query, appView);
 }
 
 export function getApp(rt: Runtime, tenantId: string, id: string): AppRecord {

@@ -27,6 +27,33 @@ export function paginate<T, V>(items: readonly T[], request: PageRequest, view: 
   };
 }
 
+/**
+ * One pass over an already ordered list: counts every match and keeps only the requested
+ * page, so a page of 20 out of 100,000 records allocates 20.
+ */
+export function paginateMatching<T, V>(
+  ordered: readonly T[],
+  matches: ((item: T) => boolean) | null,
+  request: PageRequest,
+  view: (item: T) => V,
+): Page<V> {
+  const page = request.page ?? 1;
+  const pageSize = request.page_size ?? DEFAULT_PAGE_SIZE;
+  const start = (page - 1) * pageSize;
+  const end = start + pageSize;
+  if (matches === null) {
+    return { data: ordered.slice(start, end).map(view), total: ordered.length, page, pageSize, hasMore: end < ordered.length };
+  }
+  const data: V[] = [];
+  let total = 0;
+  for (const item of ordered) {
+    if (!matches(item)) continue;
+    if (total >= start && total < end) data.push(view(item));
+    total++;
+  }
+  return { data, total, page, pageSize, hasMore: page * pageSize < total };
+}
+
 /** Newest first, then id (D7). */
 export function newestFirst<T extends { id: string; createdAt: string }>(a: T, b: T): number {
   if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;

@@ -9,7 +9,7 @@ import type { Runtime } from '../runtime.js';
 import type { UserView } from '../schemas/users.js';
 import type { TrustLevel, UserRecord, WalletRecord } from '../store/records.js';
 import { emitEvent } from './events.js';
-import { newestFirst, paginate, type Page, type PageRequest } from './pagination.js';
+import { paginateMatching, type Page, type PageRequest } from './pagination.js';
 
 export interface NewUser {
   email: string | null;
@@ -119,12 +119,24 @@ export interface UserQuery extends PageRequest {
   search?: string | undefined;
 }
 
+/** Lowercased "email name" per user record, for search (records are replaced, never changed). */
+const searchText = new WeakMap<UserRecord, string>();
+
+function haystack(user: UserRecord): string {
+  let text = searchText.get(user);
+  if (text === undefined) {
+    text = `${user.email ?? ''}\u0000${user.name ?? ''}`.toLowerCase();
+    searchText.set(user, text);
+  }
+  return text;
+}
+
 export function listUsers(rt: Runtime, tenantId: string, query: UserQuery): Page<UserView> {
   const needle = query.search?.toLowerCase();
-  const users = rt.store.ofTenant('users', tenantId).filter(
-    (user) =>
-      (query.trust_level === undefined || user.trustLevel === query.trust_level) &&
-      (!needle || (user.email?.toLowerCase().includes(needle) ?? false) || (user.name?.toLowerCase().includes(needle) ?? false)),
-  );
-  return paginate(users.sort(newestFirst), query, userView);
+  const level = query.trust_level;
+  const matches =
+    !needle && level === undefined
+      ? null
+      : (user: UserRecord) => (level === undefined || user.trustLevel === level) && (!needle || haystack(user).includes(needle));
+  return paginateMatching(rt.store.newestFirst('users', tenantId), matches, query, userView);
 }

@@ -44,7 +44,7 @@ export function deliveryView(delivery: DeliveryRecord): DeliveryView {
 }
 
 export function listWebhooks(rt: Runtime, tenantId: string): WebhookView[] {
-  return rt.store.ofTenant('webhooks', tenantId).sort(newestFirst).map(webhookView);
+  return rt.store.newestFirst('webhooks', tenantId).map(webhookView);
 }
 
 export function getWebhook(rt: Runtime, tenantId: string, id: string): WebhookRecord {

@@ -3,11 +3,12 @@
  * writes share file writes, the file carries its schema version, a file this version cannot
  * read is refused and left byte for byte, and a disk that refuses writes is a 503.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, tempDataDir } from '../test-support/harness.js';
-import { DurableJsonFile } from './durable-file.js';
+import { JournaledJsonFile } from './journal-file.js';
 import { LOCK_FILE } from './lock.js';
 import type { AppRecord } from './records.js';
 import { DATA_FILE, SCHEMA_VERSION, Store, StoreOpenError } from './store.js';
@@ -31,40 +32,65 @@ function app(name = `app ${++counter}`): AppRecord {
   return { id: `app_test${++counter}`, tenantId: 'ten_test', name, description: null, allowedOrigins: [], createdAt: now, updatedAt: now };
 }
 
-function readFile(dir: string): { schemaVersion: number; apps: AppRecord[] } {
-  return JSON.parse(readFileSync(join(dir, DATA_FILE), 'utf8'));
+/** What is durable in the dir right now: the snapshot plus the journal, read without repairing. */
+async function readFile(dir: string): Promise<{ schemaVersion: number; apps: AppRecord[] }> {
+  const document = await new JournaledJsonFile<{ schemaVersion: number; apps?: AppRecord[] }>(join(dir, DATA_FILE)).read(false);
+  return { schemaVersion: document?.schemaVersion ?? 0, apps: document?.apps ?? [] };
+}
+
+/**
+ * What a crash at this instant would leave: a copy of the data dir's files, opened as the next
+ * server would open them. Holds whatever layout the store uses (snapshot, journal, both).
+ */
+async function afterCrash(dir: string): Promise<Store> {
+  const copy = freshDir();
+  cpSync(dir, copy, { recursive: true });
+  return (await Store.open({ dataDir: copy })).store;
+}
+
+/** FileHandle's prototype, to count (or fail) the fsyncs every durable write ends with. */
+async function fileHandlePrototype(): Promise<{ datasync(): Promise<void> }> {
+  const handle = await open(import.meta.filename, 'r');
+  await handle.close();
+  return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
 }
 
 describe('Store writes', () => {
-  it('opens an empty dir as new, writes nothing until asked, and settles each write only once it is in the file', async () => {
+  it('opens an empty dir as new, and settles each write only once a crash could not lose it', async () => {
     const dir = freshDir();
     const { store, isNew } = await Store.open({ dataDir: dir });
     expect(isNew).toBe(true);
-    expect(existsSync(join(dir, DATA_FILE))).toBe(false);
     for (let i = 0; i < 3; i++) {
       const record = app();
       await store.write(() => store.insert('apps', record));
-      expect(readFile(dir).apps.map((a) => a.id)).toContain(record.id);
+      const crashed = await afterCrash(dir);
+      expect(crashed.get('apps', record.id)).toEqual(record);
+      expect(crashed.count('apps')).toBe(i + 1);
+      await crashed.close();
     }
-    expect(readFile(dir).schemaVersion).toBe(SCHEMA_VERSION);
+    await store.close();
+    expect((await readFile(dir)).schemaVersion).toBe(SCHEMA_VERSION);
     // write-then-rename leaves no temp file behind.
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    await store.close();
     const reopened = await Store.open({ dataDir: dir });
     expect(reopened.isNew).toBe(false);
     expect(reopened.store.count('apps')).toBe(3);
     await reopened.store.close();
   });
 
-  it('coalesces concurrent writes into a few file writes, and every one of them is in the file', async () => {
+  it('coalesces concurrent writes into a few fsyncs, and a crash right after keeps every one', async () => {
     const dir = freshDir();
     const { store } = await Store.open({ dataDir: dir });
-    const fileWrites = vi.spyOn(DurableJsonFile.prototype, 'write');
+    await store.write(() => store.insert('apps', app()));
+    const fsyncs = vi.spyOn(await fileHandlePrototype(), 'datasync');
     const records = Array.from({ length: 100 }, () => app());
     await Promise.all(records.map((record) => store.write(() => store.insert('apps', record))));
-    expect(fileWrites.mock.calls.length).toBeGreaterThanOrEqual(1);
-    expect(fileWrites.mock.calls.length).toBeLessThanOrEqual(3);
-    expect(readFile(dir).apps).toHaveLength(100);
+    expect(fsyncs.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(fsyncs.mock.calls.length).toBeLessThanOrEqual(3);
+    vi.restoreAllMocks();
+    const crashed = await afterCrash(dir);
+    for (const record of records) expect(crashed.get('apps', record.id)).toBeDefined();
+    await crashed.close();
     await store.close();
   });
 
@@ -98,8 +124,10 @@ describe('Store writes', () => {
     const pending = store.write(() => store.insert('apps', record));
     await store.close();
     await pending;
-    expect(readFile(dir).apps.map((a) => a.id)).toEqual([record.id]);
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+    const reopened = (await Store.open({ dataDir: dir })).store;
+    expect(reopened.get('apps', record.id)).toEqual(record);
+    await reopened.close();
   });
 
   it('a write after close is refused as store_unavailable', async () => {
@@ -118,9 +146,10 @@ describe('Store writes', () => {
     const { store } = await Store.open({ dataDir: dir });
     expect(store.get('apps', record.id)).toBeDefined();
     await store.write(() => store.insert('apps', app()));
-    expect(readFile(dir).apps).toHaveLength(2);
-    expect(existsSync(join(dir, `.${DATA_FILE}.tmp`))).toBe(false);
     await store.close();
+    const reopened = (await Store.open({ dataDir: dir })).store;
+    expect(reopened.count('apps')).toBe(2);
+    await reopened.close();
   });
 
   it('opens a file of this version that lacks some collections (they start empty)', async () => {
@@ -189,14 +218,13 @@ describe('a data file this version cannot read', () => {
   });
 });
 
-describe('a data dir that refuses writes', () => {
+describe('a disk that fails writes', () => {
   it('answers 503 store_unavailable, /readyz turns 503, and both recover once the disk does', async () => {
     const svc = await startTestEmulator({ dataDir: freshDir() });
     try {
       expect((await svc.request('GET', '/readyz', { key: null })).body.data).toEqual({ status: 'ready', store: 'file' });
-      // A directory where the temp file must go makes every file write fail (even for root).
-      const blocker = join(svc.dataDir, `.${DATA_FILE}.tmp`);
-      mkdirSync(blocker);
+      // Root ignores file modes, so the failure is injected where every durable write ends: the fsync.
+      const fsync = vi.spyOn(await fileHandlePrototype(), 'datasync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
       const refused = await svc.request('POST', '/apps', { body: { name: 'Unwritten' } });
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'store_unavailable', details: [] });
@@ -208,12 +236,15 @@ describe('a data dir that refuses writes', () => {
       }
       expect((await svc.request('GET', '/healthz', { key: null })).status).toBe(200);
 
-      rmSync(blocker, { recursive: true });
+      fsync.mockRestore();
       expect((await svc.request('GET', '/readyz', { key: null })).status).toBe(200);
       const accepted = await svc.request('POST', '/apps', { body: { name: 'Written' } });
       expect(accepted.status).toBe(201);
-      expect(readFile(svc.dataDir).apps.map((a) => a.id)).toContain(accepted.body.data.id);
+      const crashed = await afterCrash(svc.dataDir);
+      expect(crashed.get('apps', accepted.body.data.id)).toBeDefined();
+      await crashed.close();
     } finally {
+      vi.restoreAllMocks();
       await svc.close();
     }
   });

@@ -1,15 +1,16 @@
 /**
- * The store (DESIGN D12): every collection lives in memory behind id and tenant indexes;
- * lowdb's JSON file under the data dir is the durable copy. A mutation is applied in
- * memory inside `write()`, whose promise settles only once the change is fsynced.
- * Concurrent writes coalesce: while one file write runs, every change that arrives joins
- * the next one (group commit).
+ * The store (DESIGN D12): every collection lives in memory behind id, tenant, unique-key and
+ * newest-first indexes; lowdb's JSON file under the data dir, with its append-only journal
+ * (journal-file.ts), is the durable copy. A mutation is applied in memory inside `write()`
+ * and recorded as journal operations; `write()` settles only once they are fdatasynced.
+ * Writes that arrive while one append runs share the next one (group commit). Compaction
+ * into db.json runs off the request path, and on close.
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { ApiError } from '../errors.js';
-import { DurableJsonFile } from './durable-file.js';
+import { JournaledJsonFile, type JournalOp } from './journal-file.js';
 import { acquireLock } from './lock.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
 
@@ -29,6 +30,9 @@ export interface StoreOptions {
   dataDir?: string;
   inMemory?: boolean;
 }
+
+/** Compact when the journal outgrows this, or the last snapshot if that is larger. */
+export const COMPACT_MIN_JOURNAL_BYTES = 8 * 1024 * 1024;
 
 /** Unique secondary keys per collection: the store keeps a key → id map for each. */
 const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => string | null } = {
@@ -60,12 +64,34 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-type AnyRecord = { id: string; tenantId?: string };
+type AnyRecord = { id: string; tenantId?: string; createdAt?: string };
+
+/** Newest first, then id descending (D7's list order). */
+function newerFirst(a: AnyRecord, b: AnyRecord): number {
+  const ca = a.createdAt ?? '';
+  const cb = b.createdAt ?? '';
+  if (ca !== cb) return ca < cb ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Where `record` goes in (or sits in) a newest-first array: binary search. */
+function sortedPosition(list: AnyRecord[], record: AnyRecord): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (newerFirst(list[mid]!, record) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
 
 class Collection<T extends AnyRecord> {
   readonly byId = new Map<string, T>();
   readonly byTenant = new Map<string, Map<string, T>>();
   readonly byKey = new Map<string, string>();
+  /** Per tenant, newest first; built on first use, then kept up to date. */
+  readonly sorted = new Map<string, T[]>();
 
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
 
@@ -75,6 +101,8 @@ class Collection<T extends AnyRecord> {
       let tenantMap = this.byTenant.get(record.tenantId);
       if (!tenantMap) this.byTenant.set(record.tenantId, (tenantMap = new Map()));
       tenantMap.set(record.id, record);
+      const sorted = this.sorted.get(record.tenantId);
+      if (sorted) sorted.splice(sortedPosition(sorted, record), 0, record);
     }
     const key = this.uniqueKey?.(record);
     if (key) this.byKey.set(key, record.id);
@@ -82,9 +110,33 @@ class Collection<T extends AnyRecord> {
 
   delete(record: T): void {
     this.byId.delete(record.id);
-    if (record.tenantId !== undefined) this.byTenant.get(record.tenantId)?.delete(record.id);
+    if (record.tenantId !== undefined) {
+      this.byTenant.get(record.tenantId)?.delete(record.id);
+      const sorted = this.sorted.get(record.tenantId);
+      if (sorted) {
+        const at = sortedPosition(sorted, record);
+        if (sorted[at] === record) sorted.splice(at, 1);
+        else this.sorted.delete(record.tenantId); // not where expected: rebuild on next use
+      }
+    }
     const key = this.uniqueKey?.(record);
     if (key && this.byKey.get(key) === record.id) this.byKey.delete(key);
+  }
+
+  clear(): void {
+    this.byId.clear();
+    this.byTenant.clear();
+    this.byKey.clear();
+    this.sorted.clear();
+  }
+
+  newestFirst(tenantId: string): readonly T[] {
+    let sorted = this.sorted.get(tenantId);
+    if (!sorted) {
+      sorted = [...(this.byTenant.get(tenantId)?.values() ?? [])].sort(newerFirst);
+      this.sorted.set(tenantId, sorted);
+    }
+    return sorted;
   }
 }
 
@@ -93,6 +145,9 @@ type Collections = { [K in CollectionName]: Collection<CollectionTypes[K]> };
 export class Store {
   readonly dataDir: string | null;
   readonly #db: Low<StoreDocument>;
+  readonly #file: JournaledJsonFile<StoreDocument> | null;
+  #ops: JournalOp[] = [];
+  #compaction: Promise<void> | null = null;
   readonly #collections: Collections;
   readonly #releaseLock: () => void;
   #next: Deferred | null = null;
@@ -103,6 +158,7 @@ export class Store {
 
   private constructor(db: Low<StoreDocument>, dataDir: string | null, releaseLock: () => void) {
     this.#db = db;
+    this.#file = db.adapter instanceof JournaledJsonFile ? (db.adapter as JournaledJsonFile<StoreDocument>) : null;
     this.dataDir = dataDir;
     this.#releaseLock = releaseLock;
     const collections = {} as Record<CollectionName, Collection<AnyRecord>>;
@@ -127,7 +183,7 @@ export class Store {
     const release = acquireLock(dataDir);
     try {
       const path = join(dataDir, DATA_FILE);
-      const db = new Low<StoreDocument>(new DurableJsonFile(path), emptyDocument());
+      const db = new Low<StoreDocument>(new JournaledJsonFile<StoreDocument>(path), emptyDocument());
       let raw: unknown;
       try {
         raw = await db.adapter.read();
@@ -175,6 +231,11 @@ export class Store {
     return this.#collections[name].byId.values();
   }
 
+  /** Every record of one tenant, newest first then id (D7); a live view: do not change it. */
+  newestFirst<K extends CollectionName>(name: K, tenantId: string): readonly CollectionTypes[K][] {
+    return this.#collections[name].newestFirst(tenantId);
+  }
+
   /** Every record of one tenant, in insertion order. */
   ofTenant<K extends CollectionName>(name: K, tenantId: string): CollectionTypes[K][] {
     const map = this.#collections[name].byTenant.get(tenantId);
@@ -218,6 +279,7 @@ export class Store {
     const collection = this.#collections[name];
     if (collection.byId.has(record.id)) throw new Error(`duplicate id ${record.id} in ${name}`);
     collection.add(record);
+    this.#ops.push(['put', name, record]);
     return record;
   }
 
@@ -229,6 +291,7 @@ export class Store {
     const next = { ...current, ...patch, id: current.id } as CollectionTypes[K];
     collection.delete(current);
     collection.add(next);
+    this.#ops.push(['put', name, next]);
     return next;
   }
 
@@ -237,6 +300,7 @@ export class Store {
     const current = collection.byId.get(id);
     if (!current) return false;
     collection.delete(current);
+    this.#ops.push(['del', name, id]);
     return true;
   }
 
@@ -246,12 +310,8 @@ export class Store {
    */
   clear(): void {
     if (!this.#committedHooks) throw new Error('clear() is only valid inside store.write()');
-    for (const name of COLLECTION_NAMES) {
-      const collection = this.#collections[name];
-      collection.byId.clear();
-      collection.byTenant.clear();
-      collection.byKey.clear();
-    }
+    for (const name of COLLECTION_NAMES) this.#collections[name].clear();
+    this.#ops.push(['clear']);
   }
 
   /** Whether the last write reached the disk (used by /readyz). */
@@ -259,31 +319,85 @@ export class Store {
     return this.#lastWriteError === null && !this.#closed;
   }
 
-  /** Writes once to check the disk, e.g. for /readyz after a failure. */
+  /** Checks the disk again (for /readyz after a failure): the journal can be opened and synced. */
   async probe(): Promise<boolean> {
+    if (!this.#file) return true;
     try {
-      await this.#commit();
+      await this.#file.probe();
+      this.#lastWriteError = null;
       return true;
-    } catch {
+    } catch (error) {
+      this.#lastWriteError = error;
       return false;
     }
   }
 
-  /** Flushes what is pending and releases the lock. */
+  /** Flushes what is pending, compacts the journal into db.json, and releases the lock. */
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
-      if (this.#next || this.#writing) await this.#commit();
+      if (this.#next || this.#writing || this.#ops.length > 0) await this.#commit();
+      if (this.#file && this.#lastWriteError === null) await this.#compact();
     } catch {
-      /* the failure was already answered as 503 to whoever wrote */
+      /* a failed append was already answered as 503; the journal keeps what was acknowledged */
     } finally {
       this.#closed = true;
+      await this.#file?.close();
       this.#releaseLock();
     }
   }
 
+  /** Compacts the journal into db.json now (after seeding, on close). */
+  async compact(): Promise<void> {
+    if (!this.#file) return;
+    await this.#commit();
+    await this.#compact();
+  }
+
+  /** Waits for any compaction under way, then rotates (between appends) and compacts. */
+  async #compact(): Promise<void> {
+    while (this.#compaction) await this.#compaction;
+    return this.#claimCompaction(async () => {
+      while (this.#writing) await new Promise((resolve) => setImmediate(resolve));
+      this.#writing = true;
+      try {
+        await this.#file!.rotate();
+      } finally {
+        this.#writing = false;
+        if (this.#next) setImmediate(() => void this.#flush());
+      }
+      await this.#writeSnapshot();
+    });
+  }
+
+  /** Runs one compaction at a time: the slot is taken before the first await. */
+  #claimCompaction(run: () => Promise<void>): Promise<void> {
+    const running = run();
+    const tracked: Promise<void> = running
+      .catch(() => {
+        /* the journal still holds everything; the next compaction tries again */
+      })
+      .finally(() => {
+        if (this.#compaction === tracked) this.#compaction = null;
+      });
+    this.#compaction = tracked;
+    return running;
+  }
+
+  /**
+   * Streams a snapshot of what is in memory into db.json, alongside later appends. The
+   * journal was just rotated, so the snapshot holds every batch the rotated journal holds.
+   */
+  async #writeSnapshot(): Promise<void> {
+    this.#db.data = this.#snapshot();
+    await this.#db.write();
+  }
+
   #commit(): Promise<void> {
-    if (this.dataDir === null) return Promise.resolve();
+    if (this.dataDir === null) {
+      this.#ops = [];
+      return Promise.resolve();
+    }
     if (!this.#next) {
       this.#next = deferred();
       if (!this.#writing) setImmediate(() => void this.#flush());
@@ -296,12 +410,21 @@ export class Store {
     if (!batch) return;
     this.#next = null;
     this.#writing = true;
+    const ops = this.#ops;
+    this.#ops = [];
     try {
-      this.#db.data = this.#snapshot();
-      await this.#db.write();
+      await this.#file!.append(ops);
       this.#lastWriteError = null;
       batch.resolve();
+      // Compaction starts between appends (rotation needs that) and then runs alongside them.
+      const file = this.#file!;
+      if (!this.#compaction && file.journalBytes > Math.max(COMPACT_MIN_JOURNAL_BYTES, file.snapshotBytes)) {
+        await file.rotate();
+        void this.#claimCompaction(() => this.#writeSnapshot());
+      }
     } catch (error) {
+      // The batch never became durable: keep its operations for the next append.
+      this.#ops = [...ops, ...this.#ops];
       this.#lastWriteError = error;
       batch.reject(
         new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`),

@@ -139,7 +139,8 @@ export class Dispatcher {
         if (next > clock.nowMs()) clock.set(new Date(next));
         const due = this.#takeDue(clock.nowMs(), Number.POSITIVE_INFINITY);
         fired += due.length;
-        await Promise.allSettled(due.map((id) => this.#attempt(id)));
+        // Each attempt is recorded at its due time, whatever real time stepping took.
+        await Promise.allSettled(due.map(([id, at]) => this.#attempt(id, at)));
       }
       if (clock.nowMs() < target) clock.set(new Date(target));
     } finally {
@@ -160,11 +161,10 @@ export class Dispatcher {
     return earliest;
   }
 
-  /** Removes and answers up to `limit` deliveries due at `now`, earliest first. */
-  #takeDue(now: number, limit: number): string[] {
-    const due = [...this.#due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]);
-    const taken = due.slice(0, limit).map(([id]) => id);
-    for (const id of taken) this.#due.delete(id);
+  /** Removes and answers up to `limit` deliveries due at `now` with their due times, earliest first. */
+  #takeDue(now: number, limit: number): Array<[string, number]> {
+    const taken = [...this.#due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
+    for (const [id] of taken) this.#due.delete(id);
     return taken;
   }
 
@@ -180,7 +180,7 @@ export class Dispatcher {
   #runDue(): void {
     if (this.#stopped || this.#stepping) return;
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room > 0) for (const id of this.#takeDue(this.#rt.clock.nowMs(), room)) void this.#attempt(id);
+    if (room > 0) for (const [id] of this.#takeDue(this.#rt.clock.nowMs(), room)) void this.#attempt(id);
     this.#plan();
   }
 
@@ -196,10 +196,10 @@ export class Dispatcher {
     this.#timer.unref();
   }
 
-  #attempt(id: string): Promise<void> {
+  #attempt(id: string, nominalAt?: number): Promise<void> {
     const running = this.#inFlight.get(id);
     if (running) return running;
-    const attempt = this.#send(id).finally(() => {
+    const attempt = this.#send(id, nominalAt).finally(() => {
       this.#inFlight.delete(id);
       this.#kick();
     });
@@ -207,14 +207,14 @@ export class Dispatcher {
     return attempt;
   }
 
-  async #send(id: string): Promise<void> {
+  async #send(id: string, nominalAt?: number): Promise<void> {
     const { store, clock } = this.#rt;
     const delivery = store.get('deliveries', id);
     if (!delivery || delivery.nextAttemptAt === null) return;
     const webhook = store.get('webhooks', delivery.webhookId);
     const event = store.get('events', delivery.eventId);
     if (!webhook || !event) return;
-    const at = clock.iso();
+    const at = nominalAt === undefined ? clock.iso() : new Date(nominalAt).toISOString();
     const outcome = await sendAttempt({
       url: webhook.url,
       secret: this.#rt.sealer.open(webhook.secret).toString('utf8'),

@@ -1,0 +1,284 @@
+/**
+ * lowdb's adapter for the store's files (DESIGN D12): the JSON snapshot `db.json` that users
+ * see, plus an append-only journal `db.journal` of JSON lines. A commit appends one line (a
+ * batch of operations) and fdatasyncs it, so a durable write costs the same at 100 or
+ * 100,000 records. `write()` compacts: it rotates the journal, streams a snapshot through a
+ * temp file, fsync and rename, then drops the rotated journal. `read()` answers the snapshot
+ * with every later journal batch applied, so a crash at any moment loses nothing that was
+ * acknowledged, and a line torn by a crash mid-append is ignored (it was never acknowledged).
+ */
+import { constants } from 'node:fs';
+import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { Adapter } from 'lowdb';
+
+/** One operation of a batch: put a whole record, delete one by id, or empty every collection. */
+export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
+
+export interface JournalBatch {
+  /** Sequence number, increasing across the store's life. */
+  s: number;
+  o: JournalOp[];
+}
+
+/** The snapshot's own fields besides the collections. */
+export interface SnapshotHeader {
+  schemaVersion: number;
+  /** The last journal batch the snapshot includes. */
+  journalSeq?: number;
+}
+
+type Document = SnapshotHeader & Record<string, unknown>;
+
+/** Records written between two yields to the event loop while streaming a snapshot. */
+const SNAPSHOT_CHUNK_RECORDS = 2_000;
+
+export class JournalCorruptError extends Error {
+  override name = 'JournalCorruptError';
+}
+
+export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
+  readonly path: string;
+  readonly journalPath: string;
+  readonly #tempPath: string;
+  readonly #dir: string;
+  #journal: FileHandle | null = null;
+  #seq = 0;
+  #journalBytes = 0;
+  #covered: number | null = null;
+  /** Size of the last snapshot written or read, to pace compactions. */
+  snapshotBytes = 0;
+
+  constructor(path: string) {
+    this.path = path;
+    this.#dir = dirname(path);
+    this.journalPath = `${path.replace(/\.json$/, '')}.journal`;
+    this.#tempPath = join(this.#dir, `.${basename(path)}.tmp`);
+  }
+
+  /** Bytes appended to the live journal since the last compaction. */
+  get journalBytes(): number {
+    return this.#journalBytes;
+  }
+
+  /**
+   * The snapshot with every journal batch after it applied; null when there is neither.
+   * A journal line torn by a crash is cut off the file (pass `repair: false` to only look).
+   */
+  async read(repair = true): Promise<T | null> {
+    let document: Document | null = null;
+    try {
+      const text = await readFile(this.path, 'utf8');
+      this.snapshotBytes = Buffer.byteLength(text);
+      const value = JSON.parse(text) as unknown;
+      // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
+      if (value === null) throw new Error('it holds null, not a JSON object');
+      if (typeof value !== 'object' || Array.isArray(value)) return value as T;
+      document = value as Document;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const batches = await this.#readJournals(repair);
+    const after = document?.journalSeq ?? 0;
+    const pending = batches.filter((batch) => batch.s > after);
+    this.#seq = Math.max(after, ...batches.map((batch) => batch.s));
+    if (pending.length === 0) return document as T | null;
+    document ??= { schemaVersion: 0 };
+    applyBatches(document, pending);
+    return document as T;
+  }
+
+  /** Appends one batch and makes it durable. */
+  async append(ops: JournalOp[]): Promise<void> {
+    if (ops.length === 0) return;
+    const line = `${JSON.stringify({ s: this.#seq + 1, o: ops } satisfies JournalBatch)}\n`;
+    try {
+      this.#journal ??= await this.#openJournal();
+      await this.#journal.write(line);
+      await this.#journal.datasync();
+    } catch (error) {
+      // Part of the line may have reached the file: drop the handle, and cut the file back
+      // to its last good size before the next append, so no torn line sits mid-journal.
+      const handle = this.#journal;
+      this.#journal = null;
+      await handle?.close().catch(() => {});
+      throw error;
+    }
+    this.#seq += 1;
+    this.#journalBytes += Buffer.byteLength(line);
+  }
+
+  /**
+   * Starts a compaction: closes and renames the live journal, so appends from now on go to a
+   * fresh one. Call when no append is under way; the next `write()` snapshot must hold every
+   * batch appended before this call.
+   */
+  async rotate(): Promise<void> {
+    this.#covered = this.#seq;
+    if (!this.#journal) return;
+    await this.#journal.close();
+    this.#journal = null;
+    await rename(this.journalPath, `${this.journalPath}.${this.#covered}`);
+    this.#journalBytes = 0;
+  }
+
+  /**
+   * Compacts: writes `data` as the snapshot (it must hold every batch appended before the
+   * last `rotate()`), then drops the rotated journals it covers. Appends may go on meanwhile.
+   */
+  async write(data: T): Promise<void> {
+    if (this.#covered === null) await this.rotate();
+    const covered = this.#covered ?? this.#seq;
+    this.#covered = null;
+    await this.#writeSnapshot({ ...(data as unknown as Document), journalSeq: covered });
+    await syncDirectory(this.#dir);
+    this.snapshotBytes = (await stat(this.path)).size;
+    for (const name of await readdir(this.#dir)) {
+      const full = join(this.#dir, name);
+      const suffix = full.startsWith(`${this.journalPath}.`) ? full.slice(this.journalPath.length + 1) : '';
+      if (/^\d+$/.test(suffix) && Number(suffix) <= covered) await unlink(full);
+    }
+  }
+
+  /** Checks that the live journal can be opened and synced (readiness after a failure). */
+  async probe(): Promise<void> {
+    try {
+      this.#journal ??= await this.#openJournal();
+      await this.#journal.datasync();
+    } catch (error) {
+      const handle = this.#journal;
+      this.#journal = null;
+      await handle?.close().catch(() => {});
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#journal?.close();
+    this.#journal = null;
+  }
+
+  async #openJournal(): Promise<FileHandle> {
+    const handle = await open(this.journalPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+    try {
+      if ((await handle.stat()).size !== this.#journalBytes) await handle.truncate(this.#journalBytes);
+      await syncDirectory(this.#dir);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    return handle;
+  }
+
+  /** Streams the snapshot to the temp file in chunks, yielding so requests keep being served. */
+  async #writeSnapshot(document: Document): Promise<void> {
+    const file = await open(this.#tempPath, 'w');
+    try {
+      const { schemaVersion, journalSeq, ...collections } = document;
+      let buffer = `{"schemaVersion":${JSON.stringify(schemaVersion)},"journalSeq":${JSON.stringify(journalSeq ?? 0)}`;
+      for (const [name, value] of Object.entries(collections)) {
+        if (!Array.isArray(value)) {
+          buffer += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+          continue;
+        }
+        buffer += `,${JSON.stringify(name)}:[`;
+        for (let i = 0; i < value.length; i++) {
+          buffer += (i === 0 ? '' : ',') + JSON.stringify(value[i]);
+          if (i % SNAPSHOT_CHUNK_RECORDS === SNAPSHOT_CHUNK_RECORDS - 1) {
+            await file.write(buffer);
+            buffer = '';
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+        buffer += ']';
+      }
+      await file.write(`${buffer}}`);
+      await file.datasync();
+    } finally {
+      await file.close();
+    }
+    await rename(this.#tempPath, this.path);
+  }
+
+  /** Every batch of the rotated and the live journal, in order; a torn last line is cut off. */
+  async #readJournals(repair: boolean): Promise<JournalBatch[]> {
+    const names = (await readdir(this.#dir)).map((name) => join(this.#dir, name));
+    const rotated = names
+      .filter((name) => name.startsWith(`${this.journalPath}.`) && /^\d+$/.test(name.slice(this.journalPath.length + 1)))
+      .sort((a, b) => Number(a.slice(this.journalPath.length + 1)) - Number(b.slice(this.journalPath.length + 1)));
+    const batches: JournalBatch[] = [];
+    for (const file of rotated) batches.push(...(await readJournal(file, repair)).batches);
+    if (names.includes(this.journalPath)) {
+      const live = await readJournal(this.journalPath, repair);
+      batches.push(...live.batches);
+      // Appends continue this file from its last good byte.
+      if (repair) this.#journalBytes = live.validBytes;
+    }
+    return batches;
+  }
+}
+
+async function readJournal(path: string, repair: boolean): Promise<{ batches: JournalBatch[]; validBytes: number }> {
+  const text = await readFile(path, 'utf8');
+  const batches: JournalBatch[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const end = text.indexOf('\n', offset);
+    const line = end === -1 ? text.slice(offset) : text.slice(offset, end);
+    let batch: JournalBatch | undefined;
+    try {
+      batch = JSON.parse(line) as JournalBatch;
+    } catch {
+      batch = undefined;
+    }
+    if (end === -1 || batch === undefined) {
+      // Only the last line may be torn (a crash during its append: never acknowledged).
+      if (end !== -1 && text.slice(end + 1).trim() !== '') {
+        throw new JournalCorruptError(`the journal ${path} has a damaged line at byte ${offset}`);
+      }
+      if (repair) await truncate(path, Buffer.byteLength(text.slice(0, offset)));
+      break;
+    }
+    batches.push(batch);
+    offset = end + 1;
+  }
+  return { batches, validBytes: Buffer.byteLength(text.slice(0, offset)) };
+}
+
+/** Applies batches to a snapshot document in place (collections are arrays of records). */
+function applyBatches(document: Document, batches: JournalBatch[]): void {
+  const maps = new Map<string, Map<string, { id: string }>>();
+  const mapOf = (name: string): Map<string, { id: string }> => {
+    let map = maps.get(name);
+    if (!map) {
+      const list = Array.isArray(document[name]) ? (document[name] as Array<{ id: string }>) : [];
+      map = new Map(list.map((record) => [record.id, record]));
+      maps.set(name, map);
+    }
+    return map;
+  };
+  for (const batch of batches) {
+    for (const op of batch.o) {
+      if (op[0] === 'put') mapOf(op[1]).set(op[2].id, op[2]);
+      else if (op[0] === 'del') mapOf(op[1]).delete(op[2]);
+      else {
+        for (const key of Object.keys(document)) if (Array.isArray(document[key])) document[key] = [];
+        for (const map of maps.values()) map.clear();
+      }
+    }
+  }
+  for (const [name, map] of maps) document[name] = [...map.values()];
+}
+
+/** Makes renames and creations durable: fsync the directory that holds the entries. */
+export async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } catch (error) {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic.
+    if ((error as NodeJS.ErrnoException).code !== 'EINVAL') throw error;
+  } finally {
+    await handle.close();
+  }
+}
