@@ -2,8 +2,13 @@
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerClock } from './commands/clock.js';
+import { registerData } from './commands/data.js';
+import { registerEvents } from './commands/events.js';
+import { registerFaults } from './commands/faults.js';
+import { registerOpenApi } from './commands/openapi.js';
 import { registerConformance } from './commands/conformance.js';
 import { registerServe } from './commands/serve.js';
+import { registerTrigger } from './commands/trigger.js';
 import { registerWebhook } from './commands/webhook.js';
 import { CliError, printError } from './output.js';
 
@@ -15,12 +20,22 @@ export function buildProgram(): Command {
     .exitOverride();
   registerServe(program);
   registerClock(program);
+  registerTrigger(program);
+  registerEvents(program);
+  registerData(program);
+  registerFaults(program);
+  registerOpenApi(program);
   registerWebhook(program);
   registerConformance(program);
   return program;
 }
 
 export async function run(argv: string[]): Promise<void> {
+  // `svc openapi | head` closes the pipe early: that is the reader's choice, not an error to trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
