@@ -58,7 +58,11 @@ export class ApiError extends Error {
     details: ErrorDetail[] = [],
     headers: Record<string, string> = {},
   ) {
+    // An ApiError is an answer, not a bug: its stack is never shown, so skip capturing it.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
     this.code = code;
     this.status = ERROR_CODES[code];

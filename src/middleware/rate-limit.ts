@@ -88,7 +88,8 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
       );
     }
     meter.count(tenant);
-    await next();
+    // Set before the answer exists, so the answer is never rebuilt to add them.
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    await next();
   };
 }

@@ -1,0 +1,261 @@
+/**
+ * `npm run bench`: the emulator against the limit (a bare Hono app on the same server) and
+ * against json-server 1.x and 0.17, as ratios taken in one run on this machine. Prints a
+ * table and writes bench/results.json. Traffic goes to loopback only; every run is bounded.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ACME_KEY, jsonServerCopy, jsonServerFile, svcDataDir, workingCopy } from './lib/data.js';
+import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
+import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
+import { compare, printTable, type Row } from './lib/report.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SVC_BIN = `${ROOT}bin/svc.js`;
+const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
+const SIZES = [1_000, 10_000, 100_000] as const;
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+const rows: Row[] = [];
+const cleanups: Array<() => void> = [];
+
+async function startSvc(dataDir: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    command: process.execPath,
+    args: [SVC_BIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'],
+    origin: `http://127.0.0.1:${port}`,
+    readyPath: '/healthz',
+  });
+}
+
+async function startBare(): Promise<ServerProcess> {
+  const port = await freePort();
+  return startServer({
+    command: process.execPath,
+    args: [fileURLToPath(new URL('./servers/bare-hono.mjs', import.meta.url))],
+    origin: `http://127.0.0.1:${port}`,
+    readyPath: '/healthz',
+    env: { PORT: String(port) },
+  });
+}
+
+async function startJsonServer(version: '1.x' | '0.17', file: string): Promise<ServerProcess> {
+  const port = await freePort();
+  const bin = version === '1.x' ? `${ROOT}node_modules/json-server/lib/bin.js` : `${ROOT}node_modules/json-server-017/lib/cli/bin.js`;
+  const args = version === '1.x' ? [bin, '--port', String(port), '--host', '127.0.0.1', file] : [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', file];
+  return startServer({ command: process.execPath, args, origin: `http://127.0.0.1:${port}`, readyPath: '/users?_limit=1' });
+}
+
+async function withServer<T>(start: Promise<ServerProcess>, run: (server: ServerProcess) => Promise<T>): Promise<T> {
+  const server = await start;
+  try {
+    return await run(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Ids of the users a store answers for Acme, to spread GET-by-id over them. */
+async function userIds(server: ServerProcess, path: string, headers: Record<string, string>, idsFrom: (body: unknown) => string[]): Promise<string[]> {
+  const response = await fetch(`${server.url}${path}`, { headers });
+  return idsFrom(await response.json());
+}
+
+const acme = { 'x-api-key': ACME_KEY };
+const pick = <T>(list: readonly T[], index: number): T => list[(index * 7919) % list.length]!;
+let uniq = 0;
+const newEmail = (): string => `bench.${process.pid}.${Date.now()}.${uniq++}@load.test`;
+
+async function reads(): Promise<void> {
+  log('reads: 10k users…');
+  const svcDir = await svcDataDir(10_000, log);
+  const jsonFile = await jsonServerFile(10_000, log);
+  const results: Record<string, LoadResult> = {};
+
+  results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users/usr_${i}` }) }));
+  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) }));
+
+  const copy = workingCopy(svcDir);
+  cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+  await withServer(startSvc(copy), async (s) => {
+    const ids = await userIds(s, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
+    results['svc id'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users/${pick(ids, i)}` }) });
+    results['svc page'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) });
+  });
+
+  for (const version of ['1.x', '0.17'] as const) {
+    const file = jsonServerCopy(jsonFile);
+    await withServer(startJsonServer(version, file), async (s) => {
+      const ids = await userIds(s, '/users?_limit=100&_page=1&_per_page=100', {}, (body) => {
+        const list = Array.isArray(body) ? body : (body as { data: Array<{ id: string }> }).data;
+        return (list as Array<{ id: string }>).map((u) => u.id);
+      });
+      results[`json-server ${version} id`] = await load({ url: s.url, next: (i) => ({ path: `/users/${pick(ids, i)}` }) });
+      // 1.x has no substring search: an equality filter is its nearest page query.
+      const pageQuery = version === '1.x' ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic` : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
+      results[`json-server ${version} page`] = await load({ url: s.url, next: (i) => ({ path: pageQuery(i) }), seconds: Math.min(SECONDS, 3) });
+    });
+  }
+
+  const bareId = results['bare id']!.rps;
+  const barePage = results['bare page']!.rps;
+  rows.push(
+    { group: 'reads (10k users)', name: 'bare Hono GET /users/:id (fixed JSON)', value: bareId, unit: 'req/s', detail: latency(results['bare id']!) },
+    compare('reads (10k users)', 'svc GET /v1/users/:id', results['svc id']!, bareId, '≥ 0.8× bare', (r) => r >= 0.8),
+    { group: 'reads (10k users)', name: 'bare Hono GET page of 20 (fixed JSON)', value: barePage, unit: 'req/s', detail: latency(results['bare page']!) },
+    compare('reads (10k users)', 'svc GET /v1/users?page&search', results['svc page']!, barePage, '≥ 0.5× bare', (r) => r >= 0.5),
+  );
+  for (const version of ['1.x', '0.17'] as const) {
+    const js = results[`json-server ${version} id`]!;
+    rows.push(
+      { group: 'reads (10k users)', name: `json-server ${version} GET /users/:id`, value: js.rps, unit: 'req/s', detail: latency(js), ratio: results['svc id']!.rps / js.rps, ratioLabel: 'svc ÷ this', target: '≥ 4', ok: results['svc id']!.rps / js.rps >= 4 },
+      { group: 'reads (10k users)', name: `json-server ${version} GET a page`, value: results[`json-server ${version} page`]!.rps, unit: 'req/s', detail: latency(results[`json-server ${version} page`]!), ratio: results['svc page']!.rps / results[`json-server ${version} page`]!.rps, ratioLabel: 'svc ÷ this' },
+    );
+  }
+}
+
+async function search100k(): Promise<void> {
+  log('search: 100k users…');
+  const copy = workingCopy(await svcDataDir(100_000, log));
+  cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+  await withServer(startSvc(copy), async (s) => {
+    const result = await load({ url: s.url, headers: acme, connections: 1, next: (i) => ({ path: `/v1/users?page=${1 + (i % 5)}&page_size=20&search=${['alice', 'bob', 'grace.9', 'bench1234'][i % 4]}` }) });
+    rows.push({ group: 'search (100k users)', name: 'svc GET /v1/users?search (1 connection)', value: result.p50, unit: 'ms p50', detail: `p99 ${result.p99} ms, ${Math.round(result.rps)} req/s`, target: '≤ 20 ms', ok: result.p50 <= 20 });
+  });
+}
+
+async function writes(): Promise<void> {
+  log('writes…');
+  const bare = await withServer(startBare(), (s) => load({ url: s.url, method: 'POST', next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }));
+  rows.push({ group: 'durable writes', name: 'bare Hono POST (parse, 201, store nothing)', value: bare.rps, unit: 'req/s', detail: latency(bare) });
+  const svcUsers: Record<number, LoadResult> = {};
+  const svcApps: Record<number, LoadResult> = {};
+  for (const size of SIZES) {
+    const copy = workingCopy(await svcDataDir(size, log));
+    cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+    await withServer(startSvc(copy), async (s) => {
+      svcUsers[size] = await load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) });
+      svcApps[size] = await load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) }) });
+    });
+  }
+  for (const size of SIZES) {
+    rows.push(
+      compare('durable writes', `svc POST /v1/users at ${size / 1000}k users`, svcUsers[size]!, bare.rps, size === 100_000 ? '≥ 0.5× bare' : '', size === 100_000 ? (r) => r >= 0.5 : undefined),
+      compare('durable writes', `svc POST /v1/apps at ${size / 1000}k users`, svcApps[size]!, bare.rps, size === 100_000 ? '≥ 0.5× bare' : '', size === 100_000 ? (r) => r >= 0.5 : undefined),
+    );
+  }
+  const flatUsers = svcUsers[100_000]!.rps / svcUsers[1_000]!.rps;
+  const flatApps = svcApps[100_000]!.rps / svcApps[1_000]!.rps;
+  rows.push(
+    { group: 'durable writes', name: 'svc POST /v1/users: 100k ÷ 1k', value: flatUsers, unit: '×', target: '≥ 0.8', ok: flatUsers >= 0.8 },
+    { group: 'durable writes', name: 'svc POST /v1/apps: 100k ÷ 1k', value: flatApps, unit: '×', target: '≥ 0.8', ok: flatApps >= 0.8 },
+  );
+  for (const version of ['1.x', '0.17'] as const) {
+    for (const size of SIZES) {
+      const file = jsonServerCopy(await jsonServerFile(size, log));
+      const result = await withServer(startJsonServer(version, file), (s) =>
+        load({ url: s.url, method: 'POST', seconds: Math.min(SECONDS, 3), connections: 8, next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }) }),
+      );
+      const ratio = svcUsers[size]!.rps / Math.max(result.rps, 0.01);
+      rows.push({ group: 'durable writes', name: `json-server ${version} POST /users at ${size / 1000}k`, value: result.rps, unit: 'req/s', detail: latency(result), ratio, ratioLabel: 'svc ÷ this', ...(size === 10_000 ? { target: '≥ 50', ok: ratio >= 50 } : {}) });
+    }
+  }
+}
+
+async function fanOut(): Promise<void> {
+  log('webhook fan-out…');
+  const receiverPort = await freePort();
+  const receiver = await startServer({
+    command: process.execPath,
+    args: [fileURLToPath(new URL('./servers/receiver.mjs', import.meta.url))],
+    origin: `http://127.0.0.1:${receiverPort}`,
+    readyPath: '/ready',
+    env: { PORT: String(receiverPort) },
+  });
+  const copy = workingCopy(await svcDataDir(1_000, log));
+  cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+  try {
+    await withServer(startSvc(copy), async (s) => {
+      const webhooks = 10;
+      for (let i = 0; i < webhooks; i++) {
+        await fetch(`${s.url}/v1/webhooks`, { method: 'POST', headers: { ...acme, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/w/${i}`, events: ['api_key.created'] }) });
+      }
+      const events = await load({ url: s.url, method: 'POST', headers: acme, connections: 8, next: (i) => ({ path: '/v1/api-keys', body: JSON.stringify({ name: `fan-out ${i}` }) }) });
+      const expected = Math.round(events.rps * SECONDS) * webhooks;
+      const deadline = Date.now() + 60_000;
+      let stats = { received: 0, deliveries: 0, firstAt: 0, lastAt: 0, p50: 0, p99: 0 };
+      while (Date.now() < deadline) {
+        stats = (await (await fetch(`${receiver.url}/stats`)).json()) as typeof stats;
+        if (stats.deliveries >= expected * 0.98) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const perSecond = stats.received / Math.max(0.001, (stats.lastAt - stats.firstAt) / 1000);
+      rows.push(
+        { group: 'webhook fan-out', name: `deliveries to a loopback receiver (${webhooks} webhooks)`, value: perSecond, unit: 'deliveries/s', detail: `${stats.received} delivered of ~${expected}`, target: '≥ 500', ok: perSecond >= 500 },
+        { group: 'webhook fan-out', name: 'event → first attempt', value: stats.p50, unit: 'ms p50', detail: `p99 ${stats.p99} ms` },
+      );
+    });
+  } finally {
+    await receiver.stop();
+  }
+}
+
+async function coldStart(): Promise<void> {
+  log('cold start and memory…');
+  const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const times = async (start: () => Promise<ServerProcess>, onUp?: (s: ServerProcess) => void): Promise<number> => {
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const server = await start();
+      runs.push(server.startMs);
+      onUp?.(server);
+      await server.stop();
+    }
+    return median(runs);
+  };
+  const bare = await times(startBare);
+  rows.push({ group: 'cold start', name: 'bare Hono: spawn → first 200 of /healthz', value: bare, unit: 'ms' });
+  let rss = 0;
+  for (const size of [10_000, 100_000] as const) {
+    const dir = await svcDataDir(size, log);
+    const ms = await times(
+      async () => {
+        const copy = workingCopy(dir);
+        cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+        return startSvc(copy);
+      },
+      (server) => {
+        if (size === 100_000) rss = Math.max(rss, server.rssMb());
+      },
+    );
+    rows.push(
+      size === 10_000
+        ? { group: 'cold start', name: 'svc serve at 10k users', value: ms, unit: 'ms', ratio: ms / bare, ratioLabel: '÷ bare', target: '≤ 1.2× bare', ok: ms / bare <= 1.2 }
+        : { group: 'cold start', name: 'svc serve at 100k users', value: ms, unit: 'ms', ratio: ms / bare, ratioLabel: '÷ bare', target: '≤ 700 ms', ok: ms <= 700 },
+    );
+  }
+  rows.push({ group: 'memory', name: 'svc resident set after loading 100k users', value: rss, unit: 'MB', target: '≤ 300 MB', ok: rss <= 300 });
+}
+
+function latency(result: LoadResult): string {
+  return `p50 ${result.p50} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
+}
+
+const started = Date.now();
+const only = process.argv.slice(2);
+const sections: Array<[string, () => Promise<void>]> = [
+  ['reads', reads],
+  ['search', search100k],
+  ['writes', writes],
+  ['fanout', fanOut],
+  ['coldstart', coldStart],
+];
+try {
+  for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();
+} finally {
+  for (const cleanup of cleanups) cleanup();
+}
+const meta = { date: new Date().toISOString(), node: process.version, pinned: PINNED, connections: CONNECTIONS, seconds: SECONDS, totalSeconds: Math.round((Date.now() - started) / 1000) };
+writeFileSync(RESULTS, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
+printTable(rows, meta);
