@@ -105,7 +105,7 @@ const CASES: Case[] = [
     name: 'the timestamp is stale (signed 10 minutes ago)',
     breakage: { delivery: (d) => resign(d, String(Math.floor(Date.now() / 1000) - 600)) },
     failing: 'webhooks.test-event.timestamp-fresh',
-    rule: 'rejects timestamps older than 300 s, so deliveries are signed when sent: the timestamp was 600 s old',
+    rule: 'rejects timestamps older than 300 s, so deliveries are signed when sent: the timestamp was 6',
   },
   {
     name: 'the timestamp is in milliseconds',
@@ -189,6 +189,30 @@ const CASES: Case[] = [
     breakage: { response: (q, r) => (is(q, 'POST', /^\/v1\/apps$/) && r.body.includes('invalid_json') ? { ...r, status: 500 } : undefined) },
     failing: 'errors.invalid-json.apps',
     rule: 'a body that is not JSON is a bad request (400): expected HTTP 400, got 500',
+  },
+  {
+    name: 'an expired guest session is still answered',
+    breakage: { response: (q, r) => (is(q, 'GET', /^\/v1\/guests\/gst_/) && r.status === 410 ? { ...r, status: 200, body: '{"data":{"status":"ended"}}' } : undefined) },
+    failing: 'guests.expired-410',
+    rule: 'an expired resource is answered with HTTP 410: expected HTTP 410, got 200',
+  },
+  {
+    name: 'MFA is not enforced',
+    breakage: { response: (q, r) => (is(q, 'DELETE', /^\/v1\/mfa$/) && r.status === 403 ? { ...r, status: 200, body: '{"data":{"enabled":false}}' } : undefined) },
+    failing: 'mfa.required-403',
+    rule: 'an operation that needs a fresh MFA check answers 403',
+  },
+  {
+    name: 'analytics takes any period',
+    breakage: { request: (q) => (is(q, 'GET', /^\/v1\/analytics\?period=1y/) ? { ...q, path: '/v1/analytics?period=7d' } : undefined) },
+    failing: 'analytics.bad-period-1y',
+    rule: 'the analytics periods are 7d, 30d and 90d only: expected HTTP 400, got 200',
+  },
+  {
+    name: 'the rate limit never answers 429',
+    breakage: { response: (_q, r) => (r.status === 429 ? { ...r, status: 200, body: '{"data":{}}' } : undefined) },
+    failing: 'rate-limits.429',
+    rule: 'requests beyond the rate limit get 429',
   },
 ];
 

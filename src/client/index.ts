@@ -16,6 +16,13 @@ import type { Health, Ready } from '../schemas/health.js';
 import type { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../schemas/mfa.js';
 import type { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import type { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
+import type { Analytics } from '../schemas/analytics.js';
+import type { BillingUsage, CheckoutSession, PortalSession } from '../schemas/billing.js';
+import type { Contract, CreatedDelegatedSession, DelegatedSession, Transaction } from '../schemas/delegated-sessions.js';
+import type { DeletedShares, KeyShare, RecoveredKey, StoredShare } from '../schemas/mpc.js';
+import type { PasskeyOptions } from '../schemas/passkeys.js';
+import type { TelegramWidgetConfig } from '../schemas/telegram.js';
+import type { ClaimedWallet, Wallet } from '../schemas/wallets.js';
 import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
 
@@ -67,8 +74,8 @@ export function createClient(options: ClientOptions) {
       list: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
       create: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
       get: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
-      createWallet: (session: string, extra?: CallOptions) => call<Envelope<Record<string, unknown>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
-      getWallet: (session: string, extra?: CallOptions) => call<Envelope<Record<string, unknown>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
+      createWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
+      getWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof Wallet>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
     },
     apiKeys: {
       list: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
@@ -109,6 +116,51 @@ export function createClient(options: ClientOptions) {
       register: (domain: string, extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
       verify: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
       remove: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
+    },
+    passkeys: {
+      registerOptions: (body: { email: string; name?: string }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof PasskeyOptions>>>('POST', '/auth/passkey/register-options', { ...extra, body }),
+      registerVerify: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
+        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/passkey/register-verify', { ...extra, body }),
+      loginOptions: (query: { email?: string } = {}, extra?: CallOptions) => call<Envelope<Out<typeof PasskeyOptions>>>('GET', '/auth/passkey/login-options', { ...extra, query }),
+      loginVerify: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
+        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/passkey/login-verify', { ...extra, body }),
+    },
+    telegram: {
+      verify: (body: Record<string, unknown>, extra?: CallOptions) =>
+        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/telegram/verify', { ...extra, body }),
+      widgetConfig: (extra?: CallOptions) => call<Envelope<Out<typeof TelegramWidgetConfig>>>('GET', '/auth/telegram/widget-config', extra),
+    },
+    delegatedSessions: {
+      create: (session: string, body: Record<string, unknown>, extra?: CallOptions) =>
+        call<Envelope<Out<typeof CreatedDelegatedSession>>>('POST', '/delegated-sessions', { ...extra, bearer: session, body }),
+      get: (session: string, sessionId: string, extra?: CallOptions) =>
+        call<Envelope<Out<typeof DelegatedSession>>>('GET', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
+      revoke: (session: string, sessionId: string, extra?: CallOptions) =>
+        call<Envelope<Out<typeof DelegatedSession>>>('DELETE', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
+      /** Called by the delegate with the delegated session's own token. */
+      execute: (token: string, sessionId: string, command: Record<string, unknown>, extra?: CallOptions) =>
+        call<Envelope<Out<typeof Transaction>>>('POST', `/delegated-sessions/${id(sessionId)}/execute`, { ...extra, bearer: token, body: { command } }),
+      query: (token: string, sessionId: string, body: { templateId?: string; page?: number; pageSize?: number } = {}, extra?: CallOptions) =>
+        call<Page<Out<typeof Contract>>>('POST', `/delegated-sessions/${id(sessionId)}/query`, { ...extra, bearer: token, body }),
+    },
+    mpc: {
+      storeShare: (session: string, body: { walletId: string; shareIndex: number; share: string; label?: string }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof StoredShare>>>('POST', '/mpc/shares', { ...extra, bearer: session, body }),
+      getShares: (session: string, walletId: string, extra?: CallOptions) => call<Envelope<Out<typeof KeyShare>[]>>('GET', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
+      deleteShares: (session: string, walletId: string, extra?: CallOptions) =>
+        call<Envelope<Out<typeof DeletedShares>>>('DELETE', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
+      recover: (session: string, body: { walletId: string; shares: string[] }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof RecoveredKey>>>('POST', '/mpc/recover', { ...extra, bearer: session, body }),
+    },
+    analytics: {
+      get: (period: '7d' | '30d' | '90d', extra?: CallOptions) => call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
+    },
+    billing: {
+      checkout: (body: { plan: string; successUrl: string; cancelUrl: string }, extra?: CallOptions) =>
+        call<Envelope<Out<typeof CheckoutSession>>>('POST', '/billing/checkout', { ...extra, body }),
+      portal: (body: { returnUrl: string }, extra?: CallOptions) => call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
+      usage: (extra?: CallOptions) => call<Envelope<Out<typeof BillingUsage>>>('GET', '/billing/usage', extra),
     },
     tenant: {
       get: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),

@@ -3,17 +3,25 @@
  * that move the emulator clock (retries, DLQ) last, so nothing after them sees a day jump.
  */
 import { apiKeyChecks } from './checks/api-keys.js';
+import { analyticsChecks, billingChecks, domainChecks, signInChecks } from './checks/areas.js';
 import { appChecks } from './checks/apps.js';
 import { authChecks } from './checks/auth.js';
 import { controlChecks } from './checks/control.js';
 import { errorChecks } from './checks/errors.js';
+import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
+import { limitChecks } from './checks/limits.js';
+import { mfaChecks } from './checks/mfa.js';
 import { healthChecks, tenantChecks } from './checks/tenant-health.js';
 import { userChecks } from './checks/users.js';
 import { webhookDeliveryChecks } from './checks/webhook-delivery.js';
 import { webhookRetryChecks } from './checks/webhook-retries.js';
 import { webhookChecks } from './checks/webhooks.js';
+import { walletChecks } from './checks/wallets.js';
 import type { Check } from './types.js';
+
+/** Checks that move the emulator clock (and so end sessions and come due deliveries) run last. */
+const movesClock = (check: Check): boolean => check.tags.includes('clock');
 
 export const CATALOGUE: readonly Check[] = [
   ...healthChecks,
@@ -24,9 +32,18 @@ export const CATALOGUE: readonly Check[] = [
   ...userChecks,
   ...apiKeyChecks,
   ...isolationChecks,
+  ...guestChecks,
+  ...analyticsChecks,
+  ...billingChecks,
+  ...domainChecks,
+  ...signInChecks,
   ...webhookChecks,
   ...webhookDeliveryChecks,
+  ...walletChecks.filter((check) => !movesClock(check)),
+  ...limitChecks,
   ...controlChecks,
+  ...mfaChecks,
+  ...walletChecks.filter(movesClock),
   ...webhookRetryChecks,
 ];
 

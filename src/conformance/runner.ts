@@ -68,8 +68,13 @@ const CLEANUP_TIMEOUT_MS = 15_000;
 
 export function clientsFor(target: Target, listener?: RunListener) {
   const fetch = suiteFetch({ timeoutMs: target.timeoutMs, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: listener.onBackoff } : {}) });
-  const make = (apiKey: string) => createClient({ baseUrl: target.baseUrl, apiKey, fetch, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
-  return { client: make(target.apiKey), second: target.secondApiKey === undefined ? undefined : make(target.secondApiKey) };
+  const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
+  const make = (apiKey: string, using = fetch) => createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
+  return {
+    client: make(target.apiKey),
+    unthrottled: make(target.apiKey, unthrottledFetch),
+    second: target.secondApiKey === undefined ? undefined : make(target.secondApiKey),
+  };
 }
 
 function resultOf(check: Check, outcome: CheckResult['outcome'], started: number, notes: string[], reason?: string): CheckResult {
@@ -111,7 +116,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
-  const { client, second } = clientsFor(options.target, listener);
+  const { client, second, unthrottled } = clientsFor(options.target, listener);
   const receiver = await startReceiver({ ...options.receiver, runId });
   const cleanups: Cleanup[] = [];
   const kept: string[] = [];
@@ -141,6 +146,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
           profile: options.profile,
           client,
           second,
+          unthrottled,
           apiKey: options.target.apiKey,
           receiver,
           timeoutMs: options.target.timeoutMs,

@@ -41,6 +41,8 @@ export interface CheckContext {
   readonly profile: Profile;
   /** The target, with the primary key; backs off on 429 per Retry-After. */
   readonly client: Client;
+  /** The target with the primary key but no 429 back-off, for the rate-limit checks. */
+  readonly unthrottled: Client;
   /** The same target with the second tenant's key, when given. */
   readonly second: Client | undefined;
   /** The primary key, for checks that must send it by hand. */

@@ -7,10 +7,13 @@ import { CheckSkip, expect, expectStatus } from '../expect.js';
 import { CREATED_SPEC, expectSuccess, stringField } from '../shapes.js';
 import type { CheckContext } from '../types.js';
 
-/** A removal succeeded, or the record was already gone (a check deleted it itself). */
-export async function removal(call: Promise<ApiResult<unknown>>): Promise<void> {
+/**
+ * A removal succeeded, or the record was already gone or ended (a check removed it itself);
+ * `settled` lists more statuses that mean there is nothing left to remove.
+ */
+export async function removal(call: Promise<ApiResult<unknown>>, settled: readonly number[] = []): Promise<void> {
   const result = await call;
-  if (!result.ok && result.status !== 404) throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
+  if (!result.ok && ![404, 410, ...settled].includes(result.status)) throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
 }
 
 /** An id of the right form that no deployment holds. */

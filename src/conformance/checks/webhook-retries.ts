@@ -9,7 +9,7 @@ import { EVENT_ID_HEADER } from '../../webhooks/signature.js';
 import { expect, expectShape, expectStatus, fail } from '../expect.js';
 import type { ReceivedDelivery } from '../receiver.js';
 import type { Check, CheckContext } from '../types.js';
-import { arrival, arrivalTimeout, bodyText, expectValidSignature, header, wireWebhook, type WiredWebhook } from './webhook-support.js';
+import { arrival, arrivalTimeout, bodyText, expectValidSignature, header, quietEventType, wireWebhook, type WiredWebhook } from './webhook-support.js';
 
 /** Spec part 6: the delays after each failure. */
 export const SPEC_RETRY_DELAYS = ['1m', '5m', '30m', '2h', '24h'] as const;
@@ -39,7 +39,7 @@ interface DeadDelivery {
 /** A failing receiver walked through the whole schedule on the emulator clock: six requests, then the DLQ. */
 function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
   return ctx.shared('webhook-dead-delivery', async () => {
-    const hook = await wireWebhook(ctx, 'failing', ['tx.completed'], () => 500);
+    const hook = await wireWebhook(ctx, 'failing', [quietEventType(ctx)], () => 500);
     const answer = await ctx.client.webhooks.test(hook.id);
     expectStatus(answer, 200, 'D15: the test event is sent');
     expect(answer.ok && answer.body.data.status === 'failed', 'D9: a non-2xx answer is a failed attempt', `status ${answer.ok ? answer.body.data.status : '?'}`, answer);
@@ -65,7 +65,7 @@ export const webhookRetryChecks: Check[] = [
     creates: true,
     slow: true,
     run: async (ctx) => {
-      const hook = await wireWebhook(ctx, 'retry', ['tx.completed'], (index) => (index === 0 ? 500 : 200));
+      const hook = await wireWebhook(ctx, 'retry', [quietEventType(ctx)], (index) => (index === 0 ? 500 : 200));
       const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
       expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
       const deliveries = await arrival(ctx.receiver.waitFor(hook.url, 2, DELAY_MS[0]! + 60_000 + ctx.timeoutMs), 'part 6: a failed delivery is retried after 1 minute', answer);

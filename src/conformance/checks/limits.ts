@@ -1,0 +1,95 @@
+/**
+ * Rate limits, fault injection and ledger events (spec part 6, 7, 8; DESIGN D11, D16): the
+ * emulator answers 429 with Retry-After over the limit, the control plane's faults show up as
+ * answers, and a transaction announces tx.completed to the webhooks subscribed to it.
+ */
+import { EVENT_ID_HEADER } from '../../webhooks/signature.js';
+import { CheckSkip, expect, expectStatus } from '../expect.js';
+import { expectError, expectErrorCode } from '../shapes.js';
+import type { Check } from '../types.js';
+import { claimedWallet } from './sessions.js';
+import { createKey } from './support.js';
+import { arrival, arrivalTimeout, expectValidSignature, header, wireWebhook } from './webhook-support.js';
+
+/** Above this limit a check would need too many requests to prove the limit. */
+const MAX_PROVABLE_LIMIT = 2_000;
+
+export const limitChecks: Check[] = [
+  {
+    id: 'rate-limits.429',
+    tags: ['rate-limits'],
+    description: 'over the limit the key gets 429 rate_limited with Retry-After in seconds; answers carry RateLimit-* headers',
+    spec: 'part 7 (429), part 8 (requests beyond the rate limit get 429), D16',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      // A fresh key has a full bucket of its own, so the run's key is never held up.
+      const key = await createKey(ctx, 'rate-limit');
+      const first = await ctx.unthrottled.request('GET', '/tenant', { apiKey: key.value });
+      const limit = Number(first.headers.get('ratelimit-limit'));
+      if (first.headers.get('ratelimit-limit') === null) throw new CheckSkip('no RateLimit-Limit header: rate limits are off on this emulator (--rate-limit off)');
+      expect(first.headers.get('ratelimit-remaining') !== null && first.headers.get('ratelimit-reset') !== null, 'D16: every answer carries RateLimit-Limit, -Remaining and -Reset', 'a RateLimit header is missing', first);
+      if (!(limit > 0) || limit > MAX_PROVABLE_LIMIT) throw new CheckSkip(`the limit is ${limit} requests; too many to prove in a run`);
+      // D16: the bucket holds `limit` (twice the rate) and refills at limit / 2 per second, so
+      // within t seconds at most limit + limit / 2 * t requests may pass. Send waves until one is
+      // refused, or until more than that has passed (a real break), or give up if the target is
+      // too slow for us to outrun its refill (nothing proven either way).
+      const started = performance.now();
+      let sent = 0;
+      let limited: (typeof first) | undefined;
+      for (let wave = 0; wave < 6 && limited === undefined; wave += 1) {
+        const answers = await Promise.all(Array.from({ length: limit }, () => ctx.unthrottled.request('GET', '/tenant', { apiKey: key.value })));
+        sent += answers.length;
+        limited = answers.find((result) => result.status === 429);
+      }
+      if (limited === undefined) {
+        const seconds = (performance.now() - started) / 1000;
+        const allowed = limit + (limit / 2) * seconds;
+        expect(sent <= allowed * 1.1 + 10, 'part 8: requests beyond the rate limit get 429', `${sent} requests in ${seconds.toFixed(1)} s passed; the limit allows ${Math.floor(allowed)}`);
+        throw new CheckSkip(`${sent} requests in ${seconds.toFixed(1)} s did not outrun the refill; the limit could not be proven`);
+      }
+      expectErrorCode(limited, 429, 'rate_limited', 'D16: 429 rate_limited');
+      const retryAfter = limited.headers.get('retry-after') ?? '';
+      expect(/^\d+$/.test(retryAfter) && Number(retryAfter) >= 1, 'D16: a 429 says when to come back in Retry-After (seconds)', `Retry-After "${retryAfter}"`, limited);
+    },
+  },
+  {
+    id: 'emulator.faults',
+    tags: ['emulator', 'faults'],
+    description: 'POST /_emulator/faults makes the next matching request answer that status with the error envelope, then normal again',
+    spec: 'D11',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const path = `/apps/app_conformance${ctx.runId}fault`;
+      const fault = await ctx.client.emulator.request('POST', '/faults', { body: { method: 'GET', path, status: 503, count: 1 } });
+      expectStatus(fault, [200, 201], 'D11: POST /_emulator/faults');
+      ctx.defer({ description: `fault on GET ${path}`, run: async () => void (await ctx.client.request('GET', path)) });
+      expectError(await ctx.client.request('GET', path), 503, 'D11: the next matching request answers the injected status');
+      expectError(await ctx.client.request('GET', path), 404, 'D11: after count requests the fault is gone');
+    },
+  },
+  {
+    id: 'webhooks.tx-completed',
+    tags: ['webhooks', 'delegated-sessions', 'delivery'],
+    description: 'a transaction executed through a delegated session sends tx.completed, signed, to webhooks subscribed to it',
+    spec: 'part 6 (event types: tx.completed), D8',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const hook = await wireWebhook(ctx, 'tx', ['tx.completed']);
+      const wallet = await claimedWallet(ctx);
+      const session = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '10m' });
+      expectStatus(session, 201, 'D15: a delegated session');
+      const { id, token } = session.ok ? session.body.data : { id: '', token: '' };
+      const tx = await ctx.client.delegatedSessions.execute(token, id, { create: { templateId: '#conformance:Conformance:Tx', payload: {} } });
+      expectStatus(tx, 200, 'D15: execute');
+      const txId = tx.ok ? tx.body.data.id : '';
+      const [delivery] = await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'D8: execute emits tx.completed', tx);
+      const payload = JSON.parse(delivery!.body.toString('utf8')) as { type?: unknown; id?: unknown; data?: unknown };
+      expect(payload.type === 'tx.completed' && JSON.stringify(payload.data).includes(txId), 'D8: tx.completed carries the transaction', JSON.stringify(payload).slice(0, 300));
+      expect(header(delivery!, EVENT_ID_HEADER) === payload.id, 'part 6: X-Service-Event-Id is the event id', String(payload.id));
+      expectValidSignature(delivery!, hook.secret, 'part 6: tx.completed is signed like every delivery');
+    },
+  },
+];

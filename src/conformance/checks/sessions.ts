@@ -1,0 +1,62 @@
+/**
+ * Signed-in users for the checks that need one (DESIGN D4): a guest session is the one sign-in
+ * a suite can do on its own, so checks of sessions, MFA, wallets, key shares and delegated
+ * sessions start from it. Each guest session is expired at the end of the run.
+ */
+import { envelope } from '../../schemas/common.js';
+import { ClockState } from '../../schemas/control.js';
+import { expect, expectShape } from '../expect.js';
+import { stringField } from '../shapes.js';
+import type { CheckContext } from '../types.js';
+import { created, removal } from './support.js';
+
+export interface Session {
+  guestId: string;
+  userId: string;
+  token: string;
+}
+
+/** POST /guests {} (D15): a user with a session token; expired at the end. */
+export async function guestSession(ctx: CheckContext): Promise<Session & { result: Awaited<ReturnType<CheckContext['client']['guests']['create']>> }> {
+  const result = await ctx.client.guests.create();
+  const data = created(result, 'part 4: create guest session (POST /guests) must succeed');
+  const guestId = stringField(data, 'id', 'a guest session has an id', result);
+  // A converted guest is a user now (409 to expire): nothing of the session is left to end.
+  ctx.defer({ description: `guest session ${guestId}`, run: () => removal(ctx.client.guests.expire(guestId), [409]) });
+  const session = data['session'] as { token?: unknown } | undefined;
+  const user = data['user'] as { id?: unknown } | undefined;
+  expect(typeof session?.token === 'string' && typeof user?.id === 'string', 'D4/D15: a guest session answers { user, session: { token } }', 'no user id or session token', result);
+  return { guestId, userId: user.id, token: session.token, result };
+}
+
+/** The emulator clock's now, in ms (TOTP codes and TTLs are judged on it, D5, D10). */
+export async function emulatorNow(ctx: CheckContext): Promise<number> {
+  const { data } = expectShape(await ctx.client.emulator.clock(), envelope(ClockState), 'D10: GET /_emulator/clock');
+  return Date.parse(data.now);
+}
+
+/** Advances the emulator clock (D10). */
+export async function advanceClock(ctx: CheckContext, by: string): Promise<void> {
+  const result = await ctx.client.emulator.advance(by);
+  expect(result.ok, `D10: POST /_emulator/clock/advance {"by":"${by}"}`, `answered ${result.status}`, result);
+}
+
+export interface ClaimedWallet extends Session {
+  walletId: string;
+  publicKey: string;
+  partyId: string;
+  deviceShare: string;
+  recoveryShare: string;
+  result: Awaited<ReturnType<CheckContext['client']['users']['createWallet']>>;
+}
+
+/** A guest whose pre-generated wallet is claimed (D13, D15): shares 2 and 3 are answered once. */
+export function claimedWallet(ctx: CheckContext): Promise<ClaimedWallet> {
+  return ctx.shared('claimed-wallet', async () => {
+    const session = await guestSession(ctx);
+    const result = await ctx.client.users.createWallet(session.token);
+    const data = created(result, 'part 4: create wallet for the current user (POST /users/me/wallet)', [201]);
+    const field = (name: string): string => stringField(data, name, `D15: the claimed wallet carries ${name}`, result);
+    return { ...session, walletId: field('id'), publicKey: field('publicKey'), partyId: field('partyId'), deviceShare: field('deviceShare'), recoveryShare: field('recoveryShare'), result };
+  });
+}

@@ -1,0 +1,180 @@
+/**
+ * Wallets, key shares and delegated sessions (spec part 4; DESIGN D4, D13, D15): the claimed
+ * wallet's shares recover a key whose public key is the wallet's, shares are stored and
+ * deleted, and a delegated session executes and queries on the ledger within its permissions.
+ */
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { envelope, list, paginated } from '../../schemas/common.js';
+import { Contract, CreatedDelegatedSession, DelegatedSession, Transaction } from '../../schemas/delegated-sessions.js';
+import { DeletedShares, KeyShare, RecoveredKey, StoredShare } from '../../schemas/mpc.js';
+import { ClaimedWallet, Wallet } from '../../schemas/wallets.js';
+import { expect, expectShape, expectStatus } from '../expect.js';
+import { expectErrorCode } from '../shapes.js';
+import type { Check, CheckContext } from '../types.js';
+import { advanceClock, claimedWallet, guestSession } from './sessions.js';
+import { removal } from './support.js';
+
+const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
+const TEMPLATE = '#conformance:Conformance:Asset';
+
+/** The raw Ed25519 public key (hex) of a raw 32-byte seed (hex), by node:crypto. */
+export function ed25519PublicKey(seedHex: string): string {
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, Buffer.from(seedHex, 'hex')]), format: 'der', type: 'pkcs8' });
+  const jwk = createPublicKey(key).export({ format: 'jwk' });
+  return Buffer.from(String(jwk.x), 'base64url').toString('hex');
+}
+
+async function delegatedSession(ctx: CheckContext, expiresIn = '1h') {
+  const wallet = await claimedWallet(ctx);
+  const result = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] }, expiresIn });
+  expectStatus(result, 201, 'D15: POST /delegated-sessions creates a session');
+  const { data } = expectShape(result, envelope(CreatedDelegatedSession), 'D15: the delegated session and its token (once)');
+  ctx.defer({ description: `delegated session ${data.id}`, run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
+  return { wallet, session: data, result };
+}
+
+export const walletChecks: Check[] = [
+  {
+    id: 'wallets.claim',
+    tags: ['users', 'wallets'],
+    description: 'POST /users/me/wallet answers 201 with the wallet and, only then, deviceShare and recoveryShare; GET answers it without shares; a second claim is 409',
+    spec: 'part 4 (Users: wallet), D13, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const wallet = await claimedWallet(ctx);
+      expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
+      const read = await ctx.client.users.getWallet(wallet.token);
+      const { data } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
+      expect(data.id === wallet.walletId && !read.text.includes(wallet.deviceShare), 'D13: the shares are answered once, at the claim', 'GET shows a share or another wallet', read);
+      expectErrorCode(await ctx.client.users.createWallet(wallet.token), 409, 'conflict', 'D13: a wallet is claimed once');
+    },
+  },
+  {
+    id: 'mpc.recover',
+    tags: ['mpc', 'wallets'],
+    description: "POST /mpc/recover with the device and recovery shares answers the seed whose Ed25519 public key is the wallet's",
+    spec: 'part 4 (MPC), D13, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const wallet = await claimedWallet(ctx);
+      const result = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] });
+      const { data } = expectShape(result, envelope(RecoveredKey), 'D15: recover answers walletId, publicKey, privateKey');
+      expect(ed25519PublicKey(data.privateKey) === wallet.publicKey && data.publicKey === wallet.publicKey, 'D13: 2 of 3 shares rebuild the wallet key', 'the recovered seed does not give the wallet public key', result);
+      const one = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare] });
+      expectErrorCode(one, 400, 'validation_error', 'D13: one share is under the 2-of-3 threshold');
+    },
+  },
+  {
+    id: 'mpc.shares',
+    tags: ['mpc', 'wallets'],
+    description: 'a key share is stored (201), retrieved with the wallet, and deleted',
+    spec: 'part 4 (MPC), D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const wallet = await claimedWallet(ctx);
+      const stored = await ctx.client.mpc.storeShare(wallet.token, { walletId: wallet.walletId, shareIndex: 2, share: wallet.deviceShare, label: ctx.name('share') });
+      expectStatus(stored, 201, 'D15: POST /mpc/shares stores a share');
+      expectShape(stored, envelope(StoredShare), 'D15: the stored share fields');
+      const shares = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
+      const { data } = expectShape(shares, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
+      expect(data.some((s) => s.share === wallet.deviceShare), 'D15: the stored share is retrieved', 'not among the shares', shares);
+      const deleted = await ctx.client.mpc.deleteShares(wallet.token, wallet.walletId);
+      expectShape(deleted, envelope(DeletedShares), 'D15: DELETE /mpc/shares/:walletId answers the count');
+    },
+  },
+  {
+    id: 'delegated-sessions.create',
+    tags: ['delegated-sessions'],
+    description: 'POST /delegated-sessions answers 201 with id, status active, expiresAt, permissions and a dst_ token; GET answers it without the token',
+    spec: 'part 4 (Delegated sessions), D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { wallet, session } = await delegatedSession(ctx);
+      expect(session.status === 'active', 'D15: a new delegated session is active', session.status);
+      const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
+      expectShape(read, envelope(DelegatedSession), 'D15: GET /delegated-sessions/:id');
+      expect(!read.text.includes(session.token), 'D15: the token is answered only at creation', 'GET shows the token', read);
+    },
+  },
+  {
+    id: 'delegated-sessions.execute-query',
+    tags: ['delegated-sessions'],
+    description: 'the delegate creates a contract, finds it with query, archives it, and no longer finds it',
+    spec: 'part 4 (execute, query), D13, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { session } = await delegatedSession(ctx);
+      const created = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: { run: ctx.runId } } });
+      const tx = expectShape(created, envelope(Transaction), 'D15: execute answers the transaction').data;
+      const event = tx.events.find((e) => e.type === 'created');
+      expect(tx.status === 'completed' && event !== undefined, 'D13: a create command completes with a created event', `status ${tx.status}`, created);
+      const found = await ctx.client.delegatedSessions.query(session.token, session.id, { templateId: TEMPLATE });
+      const page = expectShape(found, paginated(Contract), 'D15: query answers a page of contracts');
+      expect(page.data.some((c) => c.contractId === event.contractId), 'D13: query returns active contracts by template', 'the new contract is missing', found);
+      const archived = await ctx.client.delegatedSessions.execute(session.token, session.id, { exercise: { contractId: event.contractId, choice: 'Archive' } });
+      expect(archived.ok && archived.body.data.events.some((e) => e.type === 'archived'), 'D13: Archive archives the contract', 'no archived event', archived);
+      const after = await ctx.client.delegatedSessions.query(session.token, session.id, { templateId: TEMPLATE });
+      expect(after.ok && !after.body.data.some((c) => c.contractId === event.contractId && c.status === 'active'), 'D13: query returns active contracts only', 'the archived contract is still active', after);
+    },
+  },
+  {
+    id: 'delegated-sessions.permissions',
+    tags: ['delegated-sessions'],
+    description: 'a command on a template outside the permissions is 403 permission_denied',
+    spec: 'D6, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { session } = await delegatedSession(ctx);
+      const result = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: '#conformance:Other:Template', payload: {} } });
+      expectErrorCode(result, 403, 'permission_denied', 'D6: outside the permissions is 403 permission_denied');
+    },
+  },
+  {
+    id: 'delegated-sessions.revoked-410',
+    tags: ['delegated-sessions'],
+    description: 'after DELETE /delegated-sessions/:id the session is revoked and its token is 410 session_expired',
+    spec: 'part 3.5, part 7 (410), D4',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { wallet, session } = await delegatedSession(ctx);
+      const revoked = await ctx.client.delegatedSessions.revoke(wallet.token, session.id);
+      expect(revoked.ok && revoked.body.data.status === 'revoked', 'part 3.5: delegated sessions can be revoked', `status ${revoked.ok ? revoked.body.data.status : revoked.status}`, revoked);
+      expectErrorCode(await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: {} } }), 410, 'session_expired', 'D4: a revoked session is 410');
+    },
+  },
+  {
+    id: 'delegated-sessions.expiry',
+    tags: ['delegated-sessions', 'clock'],
+    description: 'a delegated session past its expiresIn (emulator clock) is 410 session_expired',
+    spec: 'part 3.3, D4, D10',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const { session } = await delegatedSession(ctx, '1m');
+      await advanceClock(ctx, '61s');
+      expectErrorCode(await ctx.client.delegatedSessions.query(session.token, session.id), 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
+    },
+  },
+  {
+    id: 'guests.ttl-expiry',
+    tags: ['guests', 'clock'],
+    description: "a guest session past the tenant's guestTtl (emulator clock) is 410 session_expired",
+    spec: 'part 3.3, D3, D4, D10',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const guest = await guestSession(ctx);
+      const tenant = await ctx.client.tenant.get();
+      await advanceClock(ctx, tenant.ok ? tenant.body.data.settings.guestTtl : '24h');
+      await advanceClock(ctx, '1s');
+      expectErrorCode(await ctx.client.guests.get(guest.guestId), 410, 'session_expired', 'part 3.3: an expired guest session is 410');
+    },
+  },
+];
