@@ -2,12 +2,13 @@
  * `svc conformance` against `svc serve`'s emulator, as a real process over real HTTP: every
  * check passes, the reports are written, and usage, reachability and key problems exit 2.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
-import { runCli } from '../src/test-support/cli.js';
+import { runCli, SVC_BIN } from '../src/test-support/cli.js';
 import { wellFormedXml } from '../src/test-support/xml.js';
 
 let svc: TestEmulator;
@@ -58,6 +59,31 @@ describe('svc conformance against the emulator', () => {
     const left = await svc.request('GET', `/apps?search=${runId}`);
     expect(left.body.total).toBe(0);
   }, 40_000);
+
+  it('on Ctrl-C stops, removes what the run created, and exits 130', async () => {
+    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target(), '--only', 'webhooks.retry-after-one-minute', '--include-slow'], { env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const runId = await new Promise<string>((resolve) => {
+      const poll = setInterval(() => {
+        const match = /run (\w+):/.exec(stdout);
+        if (match) {
+          clearInterval(poll);
+          resolve(match[1]!);
+        }
+      }, 50);
+    });
+    // The check has registered its webhook and waits a minute for the retry.
+    const registered = async (): Promise<boolean> => JSON.stringify((await svc.request('GET', '/webhooks')).body).includes(`/conformance/${runId}/`);
+    for (let i = 0; i < 100 && !(await registered()); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await registered()).toBe(true);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stdout).toContain('interrupted');
+    expect(stdout).toContain('Cleanup: removed 1 of 1 records');
+    expect(await registered()).toBe(false);
+  }, 20_000);
 
   it('--read-only runs only checks that create nothing, and creates nothing', async () => {
     const before = (await svc.request('GET', '/apps')).body.total as number;

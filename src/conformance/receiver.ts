@@ -87,6 +87,8 @@ export async function startReceiver(options: { host: string; port: number; runId
         finish();
         reject(timeout());
       }, timeoutMs);
+      // An abandoned wait (Ctrl-C) must not keep the process alive.
+      timer.unref();
       const finish = (): void => {
         clearTimeout(timer);
         waiters.delete(wake);
