@@ -10,6 +10,7 @@ import type { UserView } from '../schemas/users.js';
 import type { TrustLevel, UserRecord, WalletRecord } from '../store/records.js';
 import { emitEvent } from './events.js';
 import { paginateMatching, type Page, type PageRequest } from './pagination.js';
+import { searchUsers } from './user-search.js';
 
 export interface NewUser {
   email: string | null;
@@ -119,24 +120,9 @@ export interface UserQuery extends PageRequest {
   search?: string | undefined;
 }
 
-/** Lowercased "email name" per user record, for search (records are replaced, never changed). */
-const searchText = new WeakMap<UserRecord, string>();
-
-function haystack(user: UserRecord): string {
-  let text = searchText.get(user);
-  if (text === undefined) {
-    text = `${user.email ?? ''}\u0000${user.name ?? ''}`.toLowerCase();
-    searchText.set(user, text);
-  }
-  return text;
-}
-
 export function listUsers(rt: Runtime, tenantId: string, query: UserQuery): Page<UserView> {
-  const needle = query.search?.toLowerCase();
   const level = query.trust_level;
-  const matches =
-    !needle && level === undefined
-      ? null
-      : (user: UserRecord) => (level === undefined || user.trustLevel === level) && (!needle || haystack(user).includes(needle));
-  return paginateMatching(rt.store.newestFirst('users', tenantId), matches, query, userView);
+  const ordered = query.search ? searchUsers(rt, tenantId, query.search) : rt.store.newestFirst('users', tenantId);
+  const matches = level === undefined ? null : (user: UserRecord) => user.trustLevel === level;
+  return paginateMatching(ordered, matches, query, userView);
 }

@@ -92,12 +92,15 @@ class Collection<T extends AnyRecord> {
   readonly byKey = new Map<string, string>();
   /** Per tenant, newest first; built on first use, then kept up to date. */
   readonly sorted = new Map<string, T[]>();
+  /** Per tenant, a counter that changes with every add and delete (for derived caches). */
+  readonly versions = new Map<string, number>();
 
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
 
   add(record: T): void {
     this.byId.set(record.id, record);
     if (record.tenantId !== undefined) {
+      this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       let tenantMap = this.byTenant.get(record.tenantId);
       if (!tenantMap) this.byTenant.set(record.tenantId, (tenantMap = new Map()));
       tenantMap.set(record.id, record);
@@ -111,6 +114,7 @@ class Collection<T extends AnyRecord> {
   delete(record: T): void {
     this.byId.delete(record.id);
     if (record.tenantId !== undefined) {
+      this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       this.byTenant.get(record.tenantId)?.delete(record.id);
       const sorted = this.sorted.get(record.tenantId);
       if (sorted) {
@@ -234,6 +238,11 @@ export class Store {
   /** Every record of one tenant, newest first then id (D7); a live view: do not change it. */
   newestFirst<K extends CollectionName>(name: K, tenantId: string): readonly CollectionTypes[K][] {
     return this.#collections[name].newestFirst(tenantId);
+  }
+
+  /** Changes whenever a record of the tenant is added, replaced or removed in the collection. */
+  version(name: CollectionName, tenantId: string): number {
+    return this.#collections[name].versions.get(tenantId) ?? 0;
   }
 
   /** Every record of one tenant, in insertion order. */
