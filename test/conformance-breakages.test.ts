@@ -219,7 +219,8 @@ const CASES: Case[] = [
 describe('the conformance suite against a deliberately broken server', () => {
   it('passes every check through the proxy when nothing is broken', async () => {
     const report = await runAgainst({}, []);
-    const bad = report.results.filter((r) => r.outcome !== 'passed');
+    // The rate-limit check may skip on a machine too loaded to outrun the refill (it proves nothing then).
+    const bad = report.results.filter((r) => r.outcome !== 'passed' && !(r.id === 'rate-limits.429' && r.outcome === 'skipped'));
     expect(bad.map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
     expect(report.results.length).toBeGreaterThan(200);
   }, 60_000);
