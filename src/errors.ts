@@ -7,6 +7,7 @@
 export const ERROR_CODES = {
   validation_error: 400,
   invalid_json: 400,
+  bad_request: 400,
   invalid_code: 400,
   share_mismatch: 400,
   dns_verification_failed: 400,
@@ -25,6 +26,7 @@ export const ERROR_CODES = {
   permission_denied: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   session_expired: 410,
   challenge_expired: 410,
@@ -32,6 +34,7 @@ export const ERROR_CODES = {
   payload_too_large: 413,
   rate_limited: 429,
   mfa_locked: 429,
+  headers_too_large: 431,
   internal_error: 500,
   store_unavailable: 503,
   dns_unavailable: 503,

@@ -1,8 +1,10 @@
 /** Starts an app on @hono/node-server and stops it cleanly (drain, then close). */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { ApiError } from './errors.js';
 
 export class PortInUseError extends Error {
   constructor(readonly host: string, readonly port: number) {
@@ -23,8 +25,33 @@ export interface RunningServer {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyHono = Hono<any, any, any>;
 
+/**
+ * A request Node's HTTP parser refuses never reaches the app; answer it in the error envelope
+ * too (D6) rather than Node's bare status line: headers over Node's limit, a timeout, bad HTTP.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const apiError =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError('headers_too_large', 'The request headers are larger than the server accepts (16 KiB)')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request_timeout', 'The request took too long to arrive')
+        : new ApiError('bad_request', 'The request is not valid HTTP/1.1');
+  const body = JSON.stringify(apiError.toBody());
+  // A HEAD request's answer has no body; the client would read one as garbage.
+  const head = error.rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
+  socket.end(
+    `HTTP/1.1 ${apiError.status} ${STATUS_CODES[apiError.status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
+}
+
 export async function listen(app: AnyHono, options: { port: number; host: string }): Promise<RunningServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.host, options.port) : error);

@@ -2,7 +2,7 @@
  * Request bodies (DESIGN D6): at most 1 MiB (413 payload_too_large), JSON only
  * (400 invalid_json), parsed once here so the validators reuse the parsed value.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { HonoRequest, MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -75,4 +75,16 @@ export function jsonBody(): MiddlewareHandler {
 /** Hono keeps body promises in bodyCache (its type says values); c.req.json() parses this text. */
 function cacheText(cache: object, text: string): void {
   (cache as { text?: Promise<string> }).text = Promise.resolve(text);
+}
+
+/**
+ * A form body (the dashboard's and the payment provider's pages). A body that claims to be a
+ * form but does not parse (a broken multipart) is 400 bad_request, never a 500.
+ */
+export async function formBody(request: HonoRequest): Promise<Record<string, string | File>> {
+  try {
+    return (await request.parseBody()) as Record<string, string | File>;
+  } catch {
+    throw new ApiError('bad_request', 'The form body cannot be read; send it as application/x-www-form-urlencoded or multipart/form-data');
+  }
 }

@@ -77,7 +77,8 @@ export function controlRoutes(rt: Runtime) {
 
   app.post('/reset', async (c) => c.json({ data: await resetStore(rt) }));
 
-  app.post('/seed', async (c) => c.json({ data: await seedDocument(rt, await c.req.json()) }, 201));
+  // No body at all (no Content-Type) reads as nothing: a validation error, not a JSON parse failure.
+  app.post('/seed', async (c) => c.json({ data: await seedDocument(rt, await c.req.json().catch(() => undefined)) }, 201));
 
   app.post('/trigger', async (c) => {
     const result = await triggerEvent(rt, await parseBody(TriggerBody, c.req.json()));

@@ -7,6 +7,7 @@ import type { Context, Hono } from 'hono';
 import type { ZodType } from 'zod';
 import { parseDuration } from '../duration.js';
 import { ApiError } from '../errors.js';
+import { formBody } from '../middleware/body.js';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
 import { AdvanceClockBody, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
@@ -69,7 +70,7 @@ type Action = (form: Form, c: Context<AppEnv>) => Promise<string | { message: st
 /** Runs an action and answers 303 to `back` with its message, or with the error's. */
 function action(run: Action) {
   return async (c: Context<AppEnv>) => {
-    const body = await c.req.parseBody();
+    const body = await formBody(c.req);
     const form: Form = {};
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') form[name] = value;
     let back = safeBack(form['back']);

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { raw } from 'hono/html';
 import type { Child, FC } from 'hono/jsx';
 import { ApiError } from '../errors.js';
+import { formBody } from '../middleware/body.js';
 import type { Runtime } from '../runtime.js';
 import {
   billingUsage, cancelCheckout, checkoutProblem, completeCheckout, PLAN_PRICES, PROVIDER_PATH, portalProblem, switchPlanInPortal,
@@ -131,7 +132,7 @@ export function providerPages(rt: Runtime): Hono {
 
   pages.post('/portal/:id/plan', async (c) => {
     const id = c.req.param('id');
-    const form = await c.req.parseBody();
+    const form = await formBody(c.req);
     if (!isPlan(form['plan'])) return c.html(<Message title="Unknown plan" text={`Choose one of ${PLANS.join(', ')}.`} />, 400);
     await switchPlanInPortal(rt, id, form['plan']);
     return c.redirect(`${PROVIDER_PATH}/portal/${id}`, 303);
