@@ -3,8 +3,8 @@
  * users (with their parties). A bad fixture is refused with the path and the reason before
  * anything is written.
  */
+import { packageFile } from '../paths.js';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { Fixture, type FixtureData } from '../schemas/fixture.js';
@@ -15,7 +15,7 @@ import { defaultSettings } from './tenants.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
 import { hashSecret } from './api-keys.js';
 
-export const DEFAULT_FIXTURE_PATH = fileURLToPath(new URL('../../fixtures/default.json', import.meta.url));
+export const DEFAULT_FIXTURE_PATH = packageFile('fixtures', 'default.json');
 
 export class FixtureError extends Error {
   override name = 'FixtureError';
