@@ -2,7 +2,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Sealed } from '../store/records.js';
+import type { LegacySealed, Sealed } from '../store/records.js';
 
 export const SEAL_KEY_FILE = 'seal.key';
 
@@ -32,12 +32,17 @@ export class Sealer {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);
     const data = Buffer.concat([cipher.update(plain), cipher.final()]);
-    return { iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+    return `${iv.toString('base64url')}.${cipher.getAuthTag().toString('base64url')}.${data.toString('base64url')}`;
   }
 
-  open(sealed: Sealed): Buffer {
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(sealed.iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]);
+  open(sealed: Sealed | LegacySealed): Buffer {
+    const [iv, tag, data] =
+      typeof sealed === 'string'
+        ? sealed.split('.').map((part) => Buffer.from(part, 'base64url'))
+        : [sealed.iv, sealed.tag, sealed.data].map((part) => Buffer.from(part, 'base64'));
+    if (!iv || !tag || !data) throw new Error('not a sealed value');
+    const decipher = createDecipheriv('aes-256-gcm', this.#key, iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]);
   }
 }

@@ -70,6 +70,18 @@ describe('JournaledJsonFile', () => {
     expect((await new JournaledJsonFile<Doc>(join(dir, 'db.json')).read())?.apps?.map((a) => a.id)).toEqual(['a', 'b', 'c']);
   });
 
+  it('writes the snapshot as ASCII and reads every character back, emoji and umlauts included', async () => {
+    const { dir, file } = fresh();
+    const apps = [{ id: 'a', name: 'Müller 🚀 公司' }, { id: 'b', name: 'plain' }];
+    await file.write({ schemaVersion: 1, apps });
+    const bytes = readFileSync(join(dir, 'db.json'));
+    expect(bytes.every((byte) => byte < 0x80)).toBe(true);
+    expect((await new JournaledJsonFile<Doc>(join(dir, 'db.json')).read())?.apps).toEqual(apps);
+    // A hand-edited snapshot with raw UTF-8 still reads right.
+    writeFileSync(join(dir, 'db.json'), JSON.stringify({ schemaVersion: 1, journalSeq: 0, apps }));
+    expect((await new JournaledJsonFile<Doc>(join(dir, 'db.json')).read())?.apps).toEqual(apps);
+  });
+
   it('recovers from a crash between rotation and the new snapshot (rotated journal still there)', async () => {
     const { dir, file } = fresh();
     await file.write({ schemaVersion: 1, apps: [] });

@@ -7,6 +7,7 @@
  * with every later journal batch applied, so a crash at any moment loses nothing that was
  * acknowledged, and a line torn by a crash mid-append is ignored (it was never acknowledged).
  */
+import { isAscii } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -68,8 +69,10 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async read(repair = true): Promise<T | null> {
     let document: Document | null = null;
     try {
-      const text = await readFile(this.path, 'utf8');
-      this.snapshotBytes = Buffer.byteLength(text);
+      const bytes = await readFile(this.path);
+      this.snapshotBytes = bytes.byteLength;
+      // Snapshots are written as ASCII (see asciiJson), which decodes far faster as latin1.
+      const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
       const value = JSON.parse(text) as unknown;
       // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
       if (value === null) throw new Error('it holds null, not a JSON object');
@@ -178,12 +181,12 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
       let buffer = `{"schemaVersion":${JSON.stringify(schemaVersion)},"journalSeq":${JSON.stringify(journalSeq ?? 0)}`;
       for (const [name, value] of Object.entries(collections)) {
         if (!Array.isArray(value)) {
-          buffer += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+          buffer += `,${JSON.stringify(name)}:${asciiJson(value)}`;
           continue;
         }
         buffer += `,${JSON.stringify(name)}:[`;
         for (let i = 0; i < value.length; i++) {
-          buffer += (i === 0 ? '' : ',') + JSON.stringify(value[i]);
+          buffer += (i === 0 ? '' : ',') + asciiJson(value[i]);
           if (i % SNAPSHOT_CHUNK_RECORDS === SNAPSHOT_CHUNK_RECORDS - 1) {
             await file.write(buffer);
             buffer = '';
@@ -268,6 +271,15 @@ function applyBatches(document: Document, batches: JournalBatch[]): void {
     }
   }
   for (const [name, map] of maps) document[name] = [...map.values()];
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+
+/** JSON with every non-ASCII character escaped (`\u00fc`): the same value, ASCII bytes. */
+function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
 /** Makes renames and creations durable: fsync the directory that holds the entries. */

@@ -63,8 +63,14 @@ export interface UserRecord {
   updatedAt: string;
 }
 
-/** An AES-256-GCM sealed value: iv, tag and ciphertext, each base64. */
-export interface Sealed {
+/**
+ * An AES-256-GCM sealed value as one string, `<iv>.<tag>.<ciphertext>` in base64url: a
+ * string rather than an object keeps every user's wallet small in db.json and in memory.
+ */
+export type Sealed = string;
+
+/** The object form earlier data dirs hold; still read, never written. */
+export interface LegacySealed {
   iv: string;
   tag: string;
   data: string;
