@@ -5,7 +5,7 @@
 import { createApp } from './app.js';
 import { silentLogger } from './logger.js';
 import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
-import { listen, type RunningServer } from './server.js';
+import { listen, probePort, type RunningServer } from './server.js';
 import { hashSecret } from './services/api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
 import { usageMeter } from './services/usage.js';
@@ -56,6 +56,8 @@ function workingKeys(rt: Runtime, fixture: FixtureData): SeededKey[] {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const logger = options.logger ?? silentLogger;
   const fixture = await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH);
+  // A busy port is refused before the data dir is created, locked or seeded.
+  await probePort({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
   const rt = await createRuntime({ ...options, logger });
   try {
     if (rt.isNew) {

@@ -1,5 +1,5 @@
 /** Starts an app on @hono/node-server and stops it cleanly (drain, then close). */
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
@@ -49,6 +49,21 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   );
 }
 
+/**
+ * Fails with PortInUseError when `port` is taken (port 0 always has room), so a caller can
+ * refuse before doing work that a busy port would waste. The real listen() still checks.
+ */
+export async function probePort(options: { port: number; host: string }): Promise<void> {
+  if (options.port === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) => {
+      reject(error.code === 'EADDRINUSE' ? new PortInUseError(options.host, options.port) : error);
+    });
+    probe.listen(options.port, options.host, () => probe.close(() => resolve()));
+  });
+}
+
 export async function listen(app: AnyHono, options: { port: number; host: string }): Promise<RunningServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;
   server.on('clientError', answerClientError);
@@ -73,8 +88,13 @@ export async function listen(app: AnyHono, options: { port: number; host: string
       closing ??= new Promise<void>((resolve) => {
         const force = setTimeout(() => server.closeAllConnections(), graceMs);
         force.unref();
+        // A keep-alive connection turns idle once its in-flight answer is sent: close it then,
+        // rather than waiting out the grace period for the client to hang up.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        sweep.unref();
         server.close(() => {
           clearTimeout(force);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();
