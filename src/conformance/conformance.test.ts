@@ -136,6 +136,13 @@ describe('the transport', () => {
     expect(raw.status).toBe(200);
   });
 
+  it('answers a 429 whose Retry-After is a lock (over a minute) at once, without waiting', async () => {
+    const url = await serve((_req, res) => void res.writeHead(429, { 'retry-after': '900' }).end('{"code":"mfa_locked"}'));
+    const started = Date.now();
+    expect((await suiteFetch({ timeoutMs: 5_000 })(`${url}/v1/mfa/challenge`, { method: 'POST' })).status).toBe(429);
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('turns refused connections and timeouts into TargetUnreachable', async () => {
     await expect(suiteFetch({ timeoutMs: 2_000 })('http://127.0.0.1:1/v1/tenant', { method: 'GET' })).rejects.toBeInstanceOf(TargetUnreachable);
     const url = await serve(() => undefined); // never answers

@@ -151,11 +151,8 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
           receiver,
           timeoutMs: options.target.timeoutMs,
           name: (label) => `conf-${runId}-${label}-${(counter += 1)}`,
-          email: (label) => {
-            const email = `conf-${runId}-${label}-${(counter += 1)}@conformance.example`;
-            kept.push(`user ${email}`);
-            return email;
-          },
+          email: (label) => `conf-${runId}-${label}-${(counter += 1)}@conformance.example`,
+          keep: (description) => void kept.push(description),
           defer: (cleanup) => void cleanups.push(cleanup),
           shared: <T>(key: string, make: () => Promise<T>) => {
             if (!shared.has(key)) shared.set(key, make());

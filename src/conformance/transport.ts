@@ -7,7 +7,7 @@ import { fetch as undiciFetch } from 'undici';
 import type { FetchLike } from '../client/index.js';
 import { TargetUnreachable } from './expect.js';
 
-/** Longest single wait on a Retry-After, and the most retries of one request. */
+/** Longest Retry-After waited out (longer ones are answered as they are), and the most retries of one request. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 export const MAX_RATE_LIMIT_RETRIES = 8;
 
@@ -46,7 +46,9 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
         throw new TargetUnreachable({ method: init.method ?? 'GET', url }, error);
       }
       if (response.status !== 429 || options.backoff === false || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
-      const wait = Math.min(retryAfterMs(response.headers.get('retry-after')), MAX_RETRY_AFTER_MS);
+      const wait = retryAfterMs(response.headers.get('retry-after'));
+      // A wait longer than a minute is a lock (MFA after wrong codes), not a rate limit to sit out.
+      if (wait > MAX_RETRY_AFTER_MS) return response;
       await response.arrayBuffer();
       options.onBackoff?.(url, wait);
       await sleep(wait);

@@ -55,6 +55,8 @@ export interface CheckContext {
   name(label: string): string;
   /** A unique e-mail address carrying the run id. */
   email(label: string): string;
+  /** Records something the run made that it cannot remove (a user: the spec has no delete), for the report. */
+  keep(description: string): void;
   /** Registers removal of a record; cleanups run last-in first-out at the end of the run. */
   defer(cleanup: Cleanup): void;
   /** A value shared by the checks of a run (a webhook wired to the receiver, say), made once. */

@@ -20,18 +20,29 @@ export async function totp(ctx: CheckContext, secret: string): Promise<string> {
   return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: await emulatorNow(ctx) });
 }
 
+type Answer<K extends keyof CheckContext['client']['mfa']> = Awaited<ReturnType<CheckContext['client']['mfa'][K]>>;
+
+/** Sets up and enables MFA for a signed-in user (D5). */
+export async function enableMfa<S extends Session>(ctx: CheckContext, session: S): Promise<S & MfaUser & { setup: Answer<'setup'>; enabled: Answer<'verifySetup'> }> {
+  const setup = await ctx.client.mfa.setup(session.token);
+  const { data } = expectShape(setup, envelope(MfaSetup), 'D5/D15: setup answers secret, otpauthUrl, qrCode');
+  const enabled = await ctx.client.mfa.verifySetup(session.token, await totp(ctx, data.secret));
+  const body = expectShape(enabled, envelope(MfaEnabled), 'D5: verify-setup with a right code enables MFA');
+  // The next code must come from a later 30-second step than the one just used.
+  await advanceClock(ctx, '30s');
+  return { ...session, secret: data.secret, recoveryCodes: body.data.recoveryCodes, setup, enabled };
+}
+
 /** A guest with MFA set up and enabled, made once per run. */
-function mfaUser(ctx: CheckContext): Promise<MfaUser & { setup: Awaited<ReturnType<CheckContext['client']['mfa']['setup']>>; enabled: Awaited<ReturnType<CheckContext['client']['mfa']['verifySetup']>> }> {
-  return ctx.shared('mfa-user', async () => {
-    const session = await guestSession(ctx);
-    const setup = await ctx.client.mfa.setup(session.token);
-    const { data } = expectShape(setup, envelope(MfaSetup), 'D5/D15: setup answers secret, otpauthUrl, qrCode');
-    const enabled = await ctx.client.mfa.verifySetup(session.token, await totp(ctx, data.secret));
-    const body = expectShape(enabled, envelope(MfaEnabled), 'D5: verify-setup with a right code enables MFA');
-    // The next code must come from a later 30-second step than the one just used.
-    await advanceClock(ctx, '30s');
-    return { ...session, secret: data.secret, recoveryCodes: body.data.recoveryCodes, setup, enabled };
-  });
+function mfaUser(ctx: CheckContext) {
+  return ctx.shared('mfa-user', async () => enableMfa(ctx, await guestSession(ctx)));
+}
+
+/** Moves the emulator clock past the tenant's MFA freshness, so no session is fresh any more. */
+export async function outliveFreshness(ctx: CheckContext): Promise<void> {
+  const tenant = await ctx.client.tenant.get();
+  await advanceClock(ctx, tenant.ok ? tenant.body.data.settings.mfaFreshness : '10m');
+  await advanceClock(ctx, '1s');
 }
 
 async function challenge(ctx: CheckContext, token: string): Promise<string> {
@@ -108,9 +119,7 @@ export const mfaChecks: Check[] = [
     creates: true,
     run: async (ctx) => {
       const user = await mfaUser(ctx);
-      const tenant = await ctx.client.tenant.get();
-      await advanceClock(ctx, tenant.ok ? tenant.body.data.settings.mfaFreshness : '10m');
-      await advanceClock(ctx, '1s');
+      await outliveFreshness(ctx);
       expectErrorCode(await ctx.client.mfa.disable(user.token), 403, 'mfa_required', 'part 5.4/D5: an operation that needs a fresh MFA check answers 403');
       const verified = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: user.recoveryCodes[0]! });
       expectStatus(verified, 200, 'D5: a recovery code verifies');
@@ -118,6 +127,25 @@ export const mfaChecks: Check[] = [
       expectStatus(disabled, 200, 'D5: DELETE /mfa with a fresh session disables MFA');
       const status = await ctx.client.mfa.status(user.token);
       expect(status.ok && !status.body.data.enabled, 'D5: MFA is off after DELETE /mfa', 'status says enabled', status);
+    },
+  },
+  {
+    id: 'mfa.lock',
+    tags: ['mfa', 'clock'],
+    description: 'five wrong codes in a row lock MFA: challenge then answers 429 mfa_locked with Retry-After',
+    spec: 'part 7 (429), D5',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await enableMfa(ctx, await guestSession(ctx));
+      const wrong = (await totp(ctx, user.secret)) === '000000' ? '111111' : '000000';
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        const result = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: wrong });
+        expectErrorCode(result, 400, 'invalid_code', `D5: wrong code ${attempt} is 400 invalid_code`);
+      }
+      const locked = await ctx.client.mfa.challenge(user.token);
+      expectErrorCode(locked, 429, 'mfa_locked', 'D5: after 5 wrong codes MFA is locked (429 mfa_locked)');
+      expect(/^\d+$/.test(locked.headers.get('retry-after') ?? ''), 'D5: a locked answer says when to come back (Retry-After)', `Retry-After "${locked.headers.get('retry-after')}"`, locked);
     },
   },
   {

@@ -26,6 +26,7 @@ export async function guestSession(ctx: CheckContext): Promise<Session & { resul
   const session = data['session'] as { token?: unknown } | undefined;
   const user = data['user'] as { id?: unknown } | undefined;
   expect(typeof session?.token === 'string' && typeof user?.id === 'string', 'D4/D15: a guest session answers { user, session: { token } }', 'no user id or session token', result);
+  ctx.keep(`guest user ${user.id}`);
   return { guestId, userId: user.id, token: session.token, result };
 }
 

@@ -56,7 +56,9 @@ export async function createUser(ctx: CheckContext, label: string, body: Record<
   const email = ctx.email(label);
   const result = await ctx.client.request('POST', '/users', { body: { email, name: `Conformance ${ctx.runId}`, ...body } });
   const data = created(result, 'create user (POST /users) must succeed');
-  return { id: stringField(data, 'id', 'a created user has an id', result), email, result };
+  const id = stringField(data, 'id', 'a created user has an id', result);
+  ctx.keep(`user ${id} (${email})`);
+  return { id, email, result };
 }
 
 export interface CreatedKey {

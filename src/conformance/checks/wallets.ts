@@ -11,6 +11,7 @@ import { ClaimedWallet, Wallet } from '../../schemas/wallets.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
+import { enableMfa, outliveFreshness } from './mfa.js';
 import { advanceClock, claimedWallet, guestSession } from './sessions.js';
 import { removal } from './support.js';
 
@@ -147,6 +148,41 @@ export const walletChecks: Check[] = [
       const revoked = await ctx.client.delegatedSessions.revoke(wallet.token, session.id);
       expect(revoked.ok && revoked.body.data.status === 'revoked', 'part 3.5: delegated sessions can be revoked', `status ${revoked.ok ? revoked.body.data.status : revoked.status}`, revoked);
       expectErrorCode(await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: {} } }), 410, 'session_expired', 'D4: a revoked session is 410');
+    },
+  },
+  {
+    id: 'delegated-sessions.max-commands',
+    tags: ['delegated-sessions'],
+    description: 'a session with maxCommands 1 runs one command; the next is 403 permission_denied',
+    spec: 'D6, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const wallet = await claimedWallet(ctx);
+      const created = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: [] }, maxCommands: 1, expiresIn: '10m' });
+      const { data } = expectShape(created, envelope(CreatedDelegatedSession), 'D15: a delegated session with maxCommands');
+      ctx.defer({ description: `delegated session ${data.id}`, run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
+      const command = { create: { templateId: TEMPLATE, payload: {} } };
+      expectStatus(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 200, 'D15: the first command runs');
+      expectErrorCode(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 403, 'permission_denied', 'D15: maxCommands caps the commands in all');
+    },
+  },
+  {
+    id: 'mpc.mfa-required',
+    tags: ['mpc', 'mfa', 'clock'],
+    description: 'with MFA on and the session no longer fresh, retrieving and recovering key shares are 403 mfa_required',
+    spec: 'part 5.4, D5',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const session = await guestSession(ctx);
+      const claimed = await ctx.client.users.createWallet(session.token);
+      expectStatus(claimed, 201, 'D15: claim the wallet');
+      const wallet = claimed.ok ? claimed.body.data : undefined;
+      await enableMfa(ctx, session);
+      await outliveFreshness(ctx);
+      expectErrorCode(await ctx.client.mpc.getShares(session.token, wallet!.id), 403, 'mfa_required', 'D5: key-share retrieve needs a fresh MFA check');
+      expectErrorCode(await ctx.client.mpc.recover(session.token, { walletId: wallet!.id, shares: [wallet!.deviceShare, wallet!.recoveryShare] }), 403, 'mfa_required', 'D5: recover needs a fresh MFA check');
     },
   },
   {

@@ -35,7 +35,9 @@ export function arrivalTimeout(ctx: CheckContext): number {
 
 export async function wireWebhook(ctx: CheckContext, label: string, events: string[], respond?: Responder): Promise<WiredWebhook> {
   const url = ctx.receiver.endpoint(label, respond);
-  const result = await ctx.client.request('POST', '/webhooks', { body: { url, events, description: ctx.name(label) } });
+  // The spec's registration input is url and events; the emulator (D15) also keeps a description naming the run.
+  const body = ctx.profile === 'emulator' ? { url, events, description: ctx.name(label) } : { url, events };
+  const result = await ctx.client.request('POST', '/webhooks', { body });
   const data = created(result, 'part 4: create webhook (POST /webhooks {url, events}) must succeed');
   const id = stringField(data, 'id', 'a created webhook has an id', result);
   ctx.defer({ description: `webhook ${id} → ${url}`, run: () => removal(ctx.client.webhooks.delete(id)) });

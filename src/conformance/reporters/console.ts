@@ -57,7 +57,7 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       }
       const removed = report.cleanup.filter((c) => c.ok).length;
       write(`\n${chalk.bold('Cleanup')}: removed ${removed} of ${report.cleanup.length} records the run created`);
-      if (report.kept.length > 0) write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails carry run id ${report.runId})`);
+      if (report.kept.length > 0) write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
       write('\n');
       const parts = [
         chalk.green(`${counts.passed} passed`),
