@@ -12,6 +12,7 @@ import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
 import { limitChecks } from './checks/limits.js';
 import { mfaChecks } from './checks/mfa.js';
+import { passkeyChecks } from './checks/passkeys.js';
 import { healthChecks, tenantChecks } from './checks/tenant-health.js';
 import { userChecks } from './checks/users.js';
 import { webhookDeliveryChecks } from './checks/webhook-delivery.js';
@@ -37,6 +38,7 @@ export const CATALOGUE: readonly Check[] = [
   ...billingChecks,
   ...domainChecks,
   ...signInChecks,
+  ...passkeyChecks,
   ...webhookChecks,
   ...webhookDeliveryChecks,
   ...walletChecks.filter((check) => !movesClock(check)),

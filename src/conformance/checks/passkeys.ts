@@ -1,0 +1,134 @@
+/**
+ * Passkeys end to end (spec part 4, 5.5; DESIGN D4, D8, D15) with the suite's software
+ * authenticator: register a new person, sign in, and the refusals — a reused challenge, a
+ * counter that did not advance, a foreign origin.
+ */
+import { SignIn } from '../../schemas/auth.js';
+import { envelope } from '../../schemas/common.js';
+import { PasskeyOptions } from '../../schemas/passkeys.js';
+import { Tenant } from '../../schemas/tenant.js';
+import { expect, expectShape, expectStatus } from '../expect.js';
+import { expectErrorCode } from '../shapes.js';
+import type { Check, CheckContext } from '../types.js';
+import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
+
+interface Relying {
+  rpId: string;
+  origin: string;
+}
+
+async function relyingParty(ctx: CheckContext): Promise<Relying> {
+  const { data } = expectShape(await ctx.client.tenant.get(), envelope(Tenant), 'D3: the tenant settings (webauthn)');
+  return { rpId: data.settings.webauthn.rpId, origin: data.settings.webauthn.origins[0] ?? `https://${data.settings.webauthn.rpId}` };
+}
+
+interface Registered extends Relying {
+  authenticator: Authenticator;
+  email: string;
+  userId: string;
+  userHandle: string;
+  answer: Awaited<ReturnType<CheckContext['client']['passkeys']['registerVerify']>>;
+}
+
+/** A new person registered with a passkey, once per run. */
+function registered(ctx: CheckContext): Promise<Registered> {
+  return ctx.shared('passkey-user', async () => {
+    const rp = await relyingParty(ctx);
+    const email = ctx.email('passkey');
+    const options = await ctx.client.passkeys.registerOptions({ email, name: `Conformance ${ctx.runId}` });
+    const { data } = expectShape(options, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options');
+    const authenticator = newAuthenticator();
+    const answer = await ctx.client.passkeys.registerVerify({ challengeId: data.challengeId, response: attest(authenticator, { challenge: String(data.options['challenge']), ...rp }) });
+    expectStatus(answer, 200, 'part 5.5: passkey registration: challenge then verify');
+    const signIn = expectShape(answer, envelope(SignIn), 'D4: register-verify answers { user, session }').data;
+    ctx.keep(`user ${signIn.user.id} (${email})`);
+    const userHandle = String((data.options['user'] as { id?: unknown } | undefined)?.id ?? '');
+    return { ...rp, authenticator, email, userId: signIn.user.id, userHandle, answer };
+  });
+}
+
+async function loginOptions(ctx: CheckContext, email: string) {
+  const options = await ctx.client.passkeys.loginOptions({ email });
+  const { data } = expectShape(options, envelope(PasskeyOptions), 'D15: login-options answers challengeId and options');
+  return { challengeId: data.challengeId, challenge: String(data.options['challenge']) };
+}
+
+export const passkeyChecks: Check[] = [
+  {
+    id: 'passkeys.register',
+    tags: ['passkeys', 'users'],
+    description: 'register-options then register-verify with a new credential signs a new person in, as a basic user with the e-mail',
+    spec: 'part 4 (Passkey/WebAuthn), part 5.5, D4, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const { data } = expectShape(user.answer, envelope(SignIn), 'D4: { user, session }');
+      expect(data.user.email === user.email && data.user.trustLevel === 'basic', 'D15: the new user holds the e-mail', `${data.user.email} ${data.user.trustLevel}`, user.answer);
+      expectStatus(await ctx.client.mfa.status(data.session.token), 200, 'D4: the session token acts for the user');
+      const events = await ctx.client.emulator.events({ type: 'user.created', limit: 50 });
+      expect(events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(user.userId)), 'D8: a passkey registration for a new person emits user.created', 'no user.created', events);
+    },
+  },
+  {
+    id: 'passkeys.login',
+    tags: ['passkeys'],
+    description: 'login-options then login-verify with the registered credential signs the same user in',
+    spec: 'part 4 (Passkey/WebAuthn), part 5.5, D4',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const { challengeId, challenge } = await loginOptions(ctx, user.email);
+      const answer = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin, userHandle: user.userHandle }) });
+      const { data } = expectShape(answer, envelope(SignIn), 'part 5.5: passkey login: challenge then verify');
+      expect(data.user.id === user.userId, 'D4: login signs in the user of the passkey', `${data.user.id} ≠ ${user.userId}`, answer);
+    },
+  },
+  {
+    id: 'passkeys.challenge-once',
+    tags: ['passkeys'],
+    description: 'a login challenge already used is 410 challenge_expired',
+    spec: 'part 7 (410), D6',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const { challengeId, challenge } = await loginOptions(ctx, user.email);
+      const first = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }) });
+      expectStatus(first, 200, 'part 5.5: login');
+      const again = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }) });
+      expectErrorCode(again, 410, 'challenge_expired', 'D6: a challenge is used once');
+    },
+  },
+  {
+    id: 'passkeys.counter',
+    tags: ['passkeys'],
+    description: 'an assertion whose signature counter did not advance is refused (400 counter_not_advanced)',
+    spec: 'D6 (WebAuthn signature counter)',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const first = await loginOptions(ctx, user.email);
+      expectStatus(await ctx.client.passkeys.loginVerify({ challengeId: first.challengeId, response: assert(user.authenticator, { ...first, rpId: user.rpId, origin: user.origin }) }), 200, 'part 5.5: login');
+      const second = await loginOptions(ctx, user.email);
+      const replay = await ctx.client.passkeys.loginVerify({ challengeId: second.challengeId, response: assert(user.authenticator, { ...second, rpId: user.rpId, origin: user.origin, keepCounter: true }) });
+      expectErrorCode(replay, 400, 'counter_not_advanced', 'D6: a cloned authenticator (counter not advanced) is refused');
+    },
+  },
+  {
+    id: 'passkeys.origin',
+    tags: ['passkeys'],
+    description: "an assertion made for another origin is 400 webauthn_origin_mismatch",
+    spec: 'D6 (WebAuthn origin binding)',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const { challengeId, challenge } = await loginOptions(ctx, user.email);
+      const answer = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: 'https://phishing.conformance.example' }) });
+      expectErrorCode(answer, 400, 'webauthn_origin_mismatch', 'D6: the origin must be one of the tenant');
+    },
+  },
+];
