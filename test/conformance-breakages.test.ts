@@ -8,6 +8,7 @@ import { CATALOGUE } from '../src/conformance/catalogue.js';
 import { preflight } from '../src/conformance/preflight.js';
 import { runSuite, type RunReport } from '../src/conformance/runner.js';
 import { selectChecks } from '../src/conformance/select.js';
+import { exitCodeOf } from '../src/conformance/summary.js';
 import { editPayload, resign, startBrokenServer, type Breakage, type ProxiedRequest, type ProxiedResponse } from '../src/test-support/broken-server.js';
 import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
 
@@ -17,10 +18,10 @@ beforeAll(async () => {
 });
 afterAll(async () => svc.close());
 
-async function runAgainst(breakage: Breakage, only: string[]): Promise<RunReport> {
+async function runAgainst(breakage: Breakage, only: string[], timeoutMs = 10_000): Promise<RunReport> {
   const broken = await startBrokenServer(svc.emulator.rt, breakage);
   try {
-    const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 10_000 };
+    const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs };
     const { profile } = await preflight(target, 'auto');
     const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only, skip: [], hasSecondKey: true });
     return await runSuite({ target, selected, profile, receiver: { host: '127.0.0.1', port: 0 } });
@@ -230,6 +231,14 @@ describe('the conformance suite against a deliberately broken server', () => {
     const result = report.results.find((r) => r.id === failing);
     expect(result?.outcome, result?.reason).toBe('failed');
     expect(result?.reason).toContain(rule);
+  }, 30_000);
+
+  it('tells a target that stops answering (exit 2) from a failed check', async () => {
+    const report = await runAgainst({ hang: (q) => is(q, 'GET', /^\/v1\/apps(\?|$)/) }, ['apps.list', 'users.list'], 1_000);
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([['apps.list', 'error'], ['users.list', 'passed']]);
+    expect(report.results[0]?.reason).toContain('the target did not answer: GET http://127.0.0.1');
+    expect(report.results[0]?.reason).toContain('no answer within the timeout');
+    expect(exitCodeOf(report)).toBe(2);
   }, 30_000);
 
   it('covers at least 15 different breakages', () => {

@@ -40,6 +40,8 @@ export interface Breakage {
   request?(request: ProxiedRequest): ProxiedRequest | ProxiedResponse | void;
   response?(request: ProxiedRequest, response: ProxiedResponse): ProxiedResponse | void;
   delivery?(delivery: RelayedDelivery): RelayedDelivery | void;
+  /** Never answers matching requests (a hung deployment). */
+  hang?(request: ProxiedRequest): boolean;
 }
 
 /** Signs `body` with a given timestamp, as a sender would. */
@@ -96,6 +98,7 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => void (headers[name] = value));
     let request: ProxiedRequest = { method: c.req.method, path: `${url.pathname}${url.search}`, headers, body: ['GET', 'HEAD'].includes(c.req.method) ? '' : await c.req.text() };
+    if (breakage.hang?.(request) === true) return new Promise<Response>(() => undefined);
     const replaced = breakage.request?.(request);
     if (replaced !== undefined && isResponse(replaced)) return new Response(replaced.body, { status: replaced.status, headers: replaced.headers });
     if (replaced !== undefined) request = replaced;

@@ -55,6 +55,16 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
         write(`\n${chalk.bold.red('Failures')}\n`);
         for (const result of failures) write(`  ${MARK[result.outcome]} ${result.id} — ${result.description} (${result.spec})\n${chalk.red(indent(result.reason ?? ''))}\n`);
       }
+      write(`\n${chalk.bold('By area')}\n`);
+      const areas = new Map<string, CheckResult[]>();
+      for (const result of report.results) areas.set(result.area, [...(areas.get(result.area) ?? []), result]);
+      const width = Math.max(...[...areas.keys()].map((a) => a.length), 4);
+      for (const [name, results] of areas) {
+        const c = countResults({ results });
+        const time = seconds(results.reduce((sum, r) => sum + r.durationMs, 0));
+        const bad = c.failed + c.error > 0 ? chalk.red(`${c.failed + c.error} failed`) : '0 failed';
+        write(`  ${name.padEnd(width)}  ${chalk.green(`${c.passed} passed`)}, ${bad}, ${c.skipped + c.expected} skipped  ${chalk.dim(time)}\n`);
+      }
       const removed = report.cleanup.filter((c) => c.ok).length;
       write(`\n${chalk.bold('Cleanup')}: removed ${removed} of ${report.cleanup.length} records the run created`);
       if (report.kept.length > 0) write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
