@@ -13,7 +13,15 @@ const WRITES: Record<string, string> = {
   webhooks: 'webhooks to the suite receiver (deleted at the end, with their deliveries); users for user.created (kept)',
   tenant: "the tenant's name (put back at the end)",
   isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
-  emulator: 'a user (kept)',
+  emulator: 'a user (kept); a fault on a path no one else calls (used up by the check)',
+  guests: 'guest sessions (expired at the end; their guest users stay)',
+  mfa: 'guest sessions with MFA enabled (expired at the end)',
+  mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
+  'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',
+  passkeys: 'WebAuthn challenges and a user registered with a passkey (kept)',
+  billing: 'checkout and portal sessions at the emulated provider (never completed; they expire)',
+  'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
+  'rate-limits': 'an API key (revoked at the end)',
 };
 
 export function listLine(check: Check): string {
@@ -27,10 +35,14 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
   lines.push(`${selected.length - writers.length} checks only read; ${writers.length} write:`);
   for (const { check } of writers) {
     const area = check.tags[0] ?? '';
-    const clock = check.tags.includes('retries') && check.profile === 'emulator' ? '; advances the emulator clock (up to ~3 days)' : '';
+    const movesClock = check.profile === 'emulator' && (check.tags.includes('retries') || check.tags.includes('clock'));
+    const clock = movesClock ? '; advances the emulator clock' : '';
     lines.push(`  ${check.id}: ${WRITES[area] ?? 'records named with the run id (removed at the end)'}${clock}`);
   }
   for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);
+  if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
+    lines.push('The emulator clock moves ahead about three days in all (the retry schedule and the DLQ).');
+  }
   lines.push('Every record a run creates carries the run id; cleanup runs at the end even after failures or Ctrl-C.');
   return `${lines.join('\n')}\n`;
 }
