@@ -241,6 +241,23 @@ describe('the conformance suite against a deliberately broken server', () => {
     expect(exitCodeOf(report)).toBe(2);
   }, 30_000);
 
+  it('picks the spec profile where /_emulator does not answer (--profile auto), and passes there', async () => {
+    const hidden: Breakage = { request: (q) => (q.path.startsWith('/_emulator') ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' } : undefined) };
+    const broken = await startBrokenServer(svc.emulator.rt, hidden);
+    try {
+      const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, timeoutMs: 10_000 };
+      const { profile } = await preflight(target, 'auto');
+      expect(profile).toBe('spec');
+      await expect(preflight(target, 'emulator')).rejects.toThrow('--profile emulator needs the control plane');
+      const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only: [], skip: [], hasSecondKey: false });
+      const report = await runSuite({ target, selected, profile, receiver: { host: '127.0.0.1', port: 0 } });
+      expect(report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'error').map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+      expect(report.results.every((r) => r.profile === 'spec')).toBe(true);
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
+
   it('covers at least 15 different breakages', () => {
     expect(new Set(CASES.map((c) => c.failing)).size).toBeGreaterThanOrEqual(15);
   });
