@@ -4,7 +4,7 @@
  * unreachable target or a key the target rejects; 130 when interrupted (after cleanup).
  */
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { parseDuration } from '../../duration.js';
 import { applyBaseline, BaselineError, loadBaseline, type Baseline } from '../../conformance/baseline.js';
 import { CATALOGUE } from '../../conformance/catalogue.js';
@@ -70,7 +70,7 @@ export function registerConformance(program: Command): void {
     .option('--read-only', 'run only checks that create nothing')
     .option('--receiver-host <host>', 'address of the suite webhook receiver, reachable from the target', '127.0.0.1')
     .option('--receiver-port <port>', 'port of the receiver (0 picks a free one)', parseIntegerOption('--receiver-port', 0, 65535), 0)
-    .option('--timeout <duration>', 'how long one call or delivery may take (e.g. 30s)', parseTimeout, 30_000)
+    .addOption(new Option('--timeout <duration>', 'how long one call or delivery may take').argParser(parseTimeout).default(30_000, '30s'))
     .option('--bail', 'stop at the first failure (cleanup still runs)')
     .option('--reporter <name>', 'console, json or junit; repeat for several, each followed by its --output', (value: string) => {
       if (!(REPORTERS as readonly string[]).includes(value)) throw new CliError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${value}"`, 2);
