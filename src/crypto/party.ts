@@ -3,7 +3,7 @@
  * party id made from its public key, and the private key split 2-of-3 with Shamir's
  * scheme at once, so it is never stored whole.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import { combine, split } from 'shamir-secret-sharing';
 
 /** Canton's hash purpose for a public-key fingerprint. */
@@ -37,9 +37,11 @@ export function partyHint(text: string): string {
 
 /** Makes a key pair, its party id, and the 2-of-3 shares of its private seed. */
 export async function createPartyKeys(hint: string): Promise<PartyKeys> {
-  const { publicKey, privateKey } = generateKeyPairSync('ed25519');
-  const rawPublic = Buffer.from(publicKey.export({ format: 'jwk' }).x as string, 'base64url');
-  const seed = Buffer.from(privateKey.export({ format: 'jwk' }).d as string, 'base64url');
+  // An Ed25519 private key is 32 random bytes. Generating it ourselves, rather than with
+  // generateKeyPairSync + JWK export, also avoids a Node 20 deadlock: a GC that finalises a
+  // KeyGenJob while ExportJWK holds the key mutex hangs the process (seen under load).
+  const seed = randomBytes(32);
+  const rawPublic = publicKeyFromSeed(seed);
   const shares = await split(new Uint8Array(seed), SHARES_TOTAL, SHARES_THRESHOLD);
   seed.fill(0);
   return { partyId: partyIdFor(hint, rawPublic), publicKey: rawPublic, shares };
@@ -57,5 +59,6 @@ const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'he
 export function publicKeyFromSeed(seed: Buffer): Buffer {
   if (seed.length !== 32) throw new RangeError('an Ed25519 seed is 32 bytes');
   const privateKey = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
-  return Buffer.from(createPublicKey(privateKey).export({ format: 'jwk' }).x as string, 'base64url');
+  // SPKI DER of an Ed25519 key ends with the 32 raw public key bytes.
+  return createPublicKey(privateKey).export({ format: 'der', type: 'spki' }).subarray(-32);
 }
