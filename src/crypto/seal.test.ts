@@ -13,7 +13,7 @@ describe('Sealer', () => {
     expect(() => new Sealer(randomBytes(32)).open(sealed)).toThrow();
     const [iv, tag, data] = sealed.split('.');
     const flipped = Buffer.from(data!, 'base64url');
-    flipped[0] ^= 1;
+    flipped.writeUInt8(flipped.readUInt8(0) ^ 1, 0);
     expect(() => sealer.open(`${iv}.${tag}.${flipped.toString('base64url')}`)).toThrow();
     expect(() => sealer.open('not-sealed')).toThrow();
   });
