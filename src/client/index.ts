@@ -5,6 +5,7 @@
  * an ApiResult (status, headers, text, parsed body, the request sent) and `unwrap()` turns
  * it into the body or a ServiceError. `request()` sends anything, for callers that must.
  */
+import type { Page } from '../services/pagination.js';
 import type { z } from '@hono/zod-openapi';
 import type { ApiKey, CreatedApiKey } from '../schemas/api-keys.js';
 import type { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
@@ -33,13 +34,7 @@ export interface Envelope<T> {
   data: T;
 }
 /** The paginated envelope (spec part 2). */
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-  hasMore: boolean;
-}
+export type { Page };
 export type ErrorBody = z.infer<typeof ErrorEnvelope>;
 
 type Out<T extends z.ZodType> = z.infer<T>;

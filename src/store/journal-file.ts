@@ -95,18 +95,10 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async append(ops: JournalOp[]): Promise<void> {
     if (ops.length === 0) return;
     const line = `${JSON.stringify({ s: this.#seq + 1, o: ops } satisfies JournalBatch)}\n`;
-    try {
-      this.#journal ??= await this.#openJournal();
-      await this.#journal.write(line);
-      await this.#journal.datasync();
-    } catch (error) {
-      // Part of the line may have reached the file: drop the handle, and cut the file back
-      // to its last good size before the next append, so no torn line sits mid-journal.
-      const handle = this.#journal;
-      this.#journal = null;
-      await handle?.close().catch(() => {});
-      throw error;
-    }
+    await this.#withJournal(async (journal) => {
+      await journal.write(line);
+      await journal.datasync();
+    });
     this.#seq += 1;
     this.#journalBytes += Buffer.byteLength(line);
   }
@@ -145,9 +137,18 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
 
   /** Checks that the live journal can be opened and synced (readiness after a failure). */
   async probe(): Promise<void> {
+    await this.#withJournal((journal) => journal.datasync());
+  }
+
+  /**
+   * Runs `use` on the live journal, opening it if needed. On failure part of a line may have
+   * reached the file: the handle is dropped, and the next open cuts the file back to its
+   * last good size, so no torn line ever sits in the middle of the journal.
+   */
+  async #withJournal(use: (journal: FileHandle) => Promise<void>): Promise<void> {
     try {
       this.#journal ??= await this.#openJournal();
-      await this.#journal.datasync();
+      await use(this.#journal);
     } catch (error) {
       const handle = this.#journal;
       this.#journal = null;
