@@ -65,6 +65,8 @@ export function newRunId(): string {
 }
 
 const CLEANUP_TIMEOUT_MS = 15_000;
+/** After Ctrl-C, how long a check's request in flight may take to answer before cleanup starts. */
+const ABORT_GRACE_MS = 3_000;
 
 export function clientsFor(target: Target, listener?: RunListener) {
   const fetch = suiteFetch({ timeoutMs: target.timeoutMs, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: listener.onBackoff } : {}) });
@@ -160,11 +162,15 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
           },
           note: (text) => void notes.push(text),
         };
+        const running = check.run(ctx);
         try {
-          await Promise.race([check.run(ctx), abort]);
+          await Promise.race([running, abort]);
           result = resultOf(check, 'passed', checkStarted, notes);
         } catch (error) {
           if (signal?.aborted) {
+            // A request the check already sent may still create a record: give it a moment to
+            // answer, so the check registers that record for cleanup before cleanup runs.
+            await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref())]);
             interrupted = true;
             results.push(resultOf(check, 'skipped', checkStarted, notes, 'interrupted'));
             listener?.onCheckEnd?.(results.at(-1)!, index, total);
