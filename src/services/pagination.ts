@@ -53,9 +53,3 @@ export function paginateMatching<T, V>(
   }
   return { data, total, page, pageSize, hasMore: page * pageSize < total };
 }
-
-/** Newest first, then id (D7). */
-export function newestFirst<T extends { id: string; createdAt: string }>(a: T, b: T): number {
-  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}

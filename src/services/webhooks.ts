@@ -9,7 +9,6 @@ import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView 
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
 import { ALL_EVENTS, isEventType, sampleEventData, type EventType } from '../webhooks/event-types.js';
 import { emitEvent } from './events.js';
-import { newestFirst } from './pagination.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 
@@ -120,8 +119,7 @@ export async function sendTestEvent(rt: Runtime, tenantId: string, id: string, t
 export function listDeliveries(rt: Runtime, tenantId: string, webhookId: string, status?: DeliveryStatus): DeliveryView[] {
   getWebhook(rt, tenantId, webhookId);
   return rt.store
-    .ofTenant('deliveries', tenantId)
+    .newestFirst('deliveries', tenantId)
     .filter((delivery) => delivery.webhookId === webhookId && (status === undefined || delivery.status === status))
-    .sort(newestFirst)
     .map(deliveryView);
 }

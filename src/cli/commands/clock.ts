@@ -1,7 +1,8 @@
 /** `svc clock get|advance|set`: drive a running emulator's clock (DESIGN D10). */
 import type { Command } from 'commander';
 import { parseDuration } from '../../duration.js';
-import { controlRequest, DEFAULT_ORIGIN, type ControlOptions } from '../control-client.js';
+import { controlRequest } from '../control-client.js';
+import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { CliError } from '../output.js';
 
 interface ClockState {
@@ -10,11 +11,8 @@ interface ClockState {
   fired?: number;
 }
 
-interface ClockCliOptions extends ControlOptions {
-  json?: boolean;
-}
 
-function print(state: ClockState, options: ClockCliOptions): void {
+function print(state: ClockState, options: ControlCliOptions): void {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(state)}\n`);
     return;
@@ -23,12 +21,6 @@ function print(state: ClockState, options: ClockCliOptions): void {
   process.stdout.write(`${state.now}  speed ×${state.speed}${fired}\n`);
 }
 
-function withConnection(command: Command): Command {
-  return command
-    .option('--url <url>', 'the emulator', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
-    .option('--admin-token <token>', 'the emulator\'s --admin-token, when not on loopback', process.env['SVC_ADMIN_TOKEN'])
-    .option('--json', 'print JSON');
-}
 
 export function registerClock(program: Command): void {
   const clock = program
@@ -41,20 +33,20 @@ Examples:
   $ svc clock set --speed 60      # one emulated minute per real second
   $ svc clock set --now 2026-12-01T00:00:00Z`);
 
-  withConnection(clock.command('get').description('Show the emulated time and speed')).action(async (options: ClockCliOptions) => {
+  withControlOptions(clock.command('get').description('Show the emulated time and speed')).action(async (options: ControlCliOptions) => {
     print(await controlRequest<ClockState>(options, 'GET', '/clock'), options);
   });
 
-  withConnection(clock.command('advance <duration>').description('Jump ahead (90s, 15m, 2h, 1d), firing everything that comes due'))
-    .action(async (by: string, options: ClockCliOptions) => {
+  withControlOptions(clock.command('advance <duration>').description('Jump ahead (90s, 15m, 2h, 1d), firing everything that comes due'))
+    .action(async (by: string, options: ControlCliOptions) => {
       if (parseDuration(by) === undefined) throw new CliError(`"${by}" is not a duration such as 90s, 15m, 2h or 1d`, 2);
       print(await controlRequest<ClockState>(options, 'POST', '/clock/advance', { by }), options);
     });
 
-  withConnection(clock.command('set').description('Set the emulated time and/or speed'))
+  withControlOptions(clock.command('set').description('Set the emulated time and/or speed'))
     .option('--now <iso>', 'emulated time, ISO 8601')
     .option('--speed <n>', 'emulated seconds per real second')
-    .action(async (options: ClockCliOptions & { now?: string; speed?: string }) => {
+    .action(async (options: ControlCliOptions & { now?: string; speed?: string }) => {
       if (options.now === undefined && options.speed === undefined) throw new CliError('give --now, --speed or both', 2);
       const body: { now?: string; speed?: number } = {};
       if (options.now !== undefined) {

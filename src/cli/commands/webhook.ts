@@ -1,22 +1,14 @@
 /** `svc webhook …`: the parent of `dlq`, `listen` and `verify`. */
 import type { Command } from 'commander';
 import type { DeliveryView } from '../../schemas/webhooks.js';
-import { controlRequest, DEFAULT_ORIGIN, type ControlOptions } from '../control-client.js';
+import { controlRequest } from '../control-client.js';
+import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
 import { registerVerify } from './webhook-verify.js';
 
 type DeadDelivery = DeliveryView & { tenantId: string };
 
-interface DlqOptions extends ControlOptions {
-  json?: boolean;
-}
 
-function withConnection(command: Command): Command {
-  return command
-    .option('--url <url>', 'the emulator', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
-    .option('--admin-token <token>', 'the emulator\'s --admin-token, when not on loopback', process.env['SVC_ADMIN_TOKEN'])
-    .option('--json', 'print JSON');
-}
 
 function describe(delivery: DeadDelivery): string {
   const last = delivery.attempts.at(-1);
@@ -36,16 +28,16 @@ Examples:
   $ svc webhook dlq retry dlv_4f8Qm2xZb7LkP1sT9vRa
   $ svc webhook dlq retry --all`);
 
-  withConnection(dlq.command('list').description('List the DLQ')).action(async (options: DlqOptions) => {
+  withControlOptions(dlq.command('list').description('List the DLQ')).action(async (options: ControlCliOptions) => {
     const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
     if (options.json) process.stdout.write(`${JSON.stringify(dead)}\n`);
     else if (dead.length === 0) process.stdout.write('The DLQ is empty.\n');
     else process.stdout.write(`${dead.map(describe).join('\n')}\n`);
   });
 
-  withConnection(dlq.command('retry [id]').description('Send a dead delivery once more (same event id)'))
+  withControlOptions(dlq.command('retry [id]').description('Send a dead delivery once more (same event id)'))
     .option('--all', 'retry every delivery in the DLQ')
-    .action(async (id: string | undefined, options: DlqOptions & { all?: boolean }) => {
+    .action(async (id: string | undefined, options: ControlCliOptions & { all?: boolean }) => {
       const ids = options.all ? (await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq')).map((d) => d.id) : id ? [id] : [];
       if (ids.length === 0) {
         process.stdout.write(options.all ? 'The DLQ is empty.\n' : 'Name a delivery id, or pass --all.\n');
