@@ -12,7 +12,7 @@ import type { AppEnv } from './context.js';
 
 export function requireFreshMfa(rt: Runtime): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (isMfaEnabled(rt, c.var.user) && !isMfaFresh(rt, c.var.session)) {
+    if (isMfaEnabled(rt, c.get('user')) && !isMfaFresh(rt, c.get('session'))) {
       throw new ApiError('mfa_required', 'This action needs a fresh MFA verification: POST /mfa/challenge, then POST /mfa/verify', [
         { message: 'verify a TOTP or recovery code first', challenge: '/v1/mfa/challenge', verify: '/v1/mfa/verify' },
       ]);

@@ -12,6 +12,6 @@ export function analyticsRoutes(rt: Runtime) {
       description: 'Totals and a daily series over the last 7, 30 or 90 UTC days of the emulator clock, today included.',
       request: { query: AnalyticsQuery },
       responses: { 200: jsonResponse(envelope(Analytics), 'The analytics'), ...errorResponses() } }),
-    (c) => c.json({ data: analytics(rt, c.var.tenant.id, c.req.valid('query').period) }, 200),
+    (c) => c.json({ data: analytics(rt, c.get('tenant').id, c.req.valid('query').period) }, 200),
   );
 }

@@ -14,30 +14,30 @@ export function appsRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'List apps', request: { query: AppListQuery },
         responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first'), ...errorResponses() } }),
-      (c) => c.json(listApps(rt, c.var.tenant.id, c.req.valid('query')), 200),
+      (c) => c.json(listApps(rt, c.get('tenant').id, c.req.valid('query')), 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create app', request: jsonBody(CreateAppBody),
         responses: { 201: jsonResponse(envelope(App), 'The app'), ...errorResponses(409) } }),
-      async (c) => c.json({ data: appView(await createApp(rt, c.var.tenant.id, c.req.valid('json'))) }, 201),
+      async (c) => c.json({ data: appView(await createApp(rt, c.get('tenant').id, c.req.valid('json'))) }, 201),
     )
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get app', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(App), 'The app'), ...errorResponses(404) } }),
-      (c) => c.json({ data: appView(getApp(rt, c.var.tenant.id, c.req.valid('param').id)) }, 200),
+      (c) => c.json({ data: appView(getApp(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     )
     .openapi(
       createRoute({ method: 'patch', path: '/{id}', tags, security, summary: 'Update app',
         request: { params: IdParam, ...jsonBody(UpdateAppBody) },
         responses: { 200: jsonResponse(envelope(App), 'The updated app'), ...errorResponses(404, 409) } }),
-      async (c) => c.json({ data: appView(await updateApp(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('json'))) }, 200),
+      async (c) => c.json({ data: appView(await updateApp(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json'))) }, 200),
     )
     .openapi(
       createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Delete app', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(Deleted), 'The app is gone'), ...errorResponses(404) } }),
       async (c) => {
         const { id } = c.req.valid('param');
-        await deleteApp(rt, c.var.tenant.id, id);
+        await deleteApp(rt, c.get('tenant').id, id);
         return c.json({ data: { id, deleted: true as const } }, 200);
       },
     );

@@ -16,7 +16,7 @@ export function billingRoutes(rt: Runtime) {
         request: jsonBody(CheckoutBody),
         responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`'), ...errorResponses(409) } }),
       async (c) => {
-        const checkout = await createCheckout(rt, c.var.tenant.id, c.req.valid('json'));
+        const checkout = await createCheckout(rt, c.get('tenant').id, c.req.valid('json'));
         const { id, plan, status, expiresAt } = checkout;
         return c.json({ data: { id, url: checkoutUrl(new URL(c.req.url).origin, id), plan, status, expiresAt } }, 201);
       },
@@ -25,13 +25,13 @@ export function billingRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/portal', tags, security, summary: 'Create billing portal session', request: jsonBody(PortalBody),
         responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`'), ...errorResponses() } }),
       async (c) => {
-        const portal = await createPortal(rt, c.var.tenant.id, c.req.valid('json').returnUrl);
+        const portal = await createPortal(rt, c.get('tenant').id, c.req.valid('json').returnUrl);
         return c.json({ data: { id: portal.id, url: portalUrl(new URL(c.req.url).origin, portal.id), expiresAt: portal.expiresAt } }, 201);
       },
     )
     .openapi(
       createRoute({ method: 'get', path: '/usage', tags, security, summary: 'Get current usage',
         responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits'), ...errorResponses() } }),
-      (c) => c.json({ data: billingUsage(rt, c.var.tenant.id) }, 200),
+      (c) => c.json({ data: billingUsage(rt, c.get('tenant').id) }, 200),
     );
 }

@@ -20,7 +20,7 @@ export function customDomainsRoutes(rt: Runtime) {
           ...errorResponses(409),
         } }),
       async (c) => {
-        const { record, created } = await registerDomain(rt, c.var.tenant.id, c.req.valid('json').domain);
+        const { record, created } = await registerDomain(rt, c.get('tenant').id, c.req.valid('json').domain);
         return created ? c.json({ data: customDomainView(record) }, 201) : c.json({ data: customDomainView(record) }, 200);
       },
     )
@@ -28,13 +28,13 @@ export function customDomainsRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/verify', tags, security, summary: 'Verify DNS ownership',
         description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
         responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, 503) } }),
-      async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.var.tenant.id)) }, 200),
+      async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.get('tenant').id)) }, 200),
     )
     .openapi(
       createRoute({ method: 'delete', path: '/', tags, security, summary: 'Remove domain',
         responses: { 200: jsonResponse(envelope(DeletedDomain), 'The domain is gone'), ...errorResponses(404) } }),
       async (c) => {
-        const removed = await removeDomain(rt, c.var.tenant.id);
+        const removed = await removeDomain(rt, c.get('tenant').id);
         return c.json({ data: { domain: removed.domain, deleted: true as const } }, 200);
       },
     );

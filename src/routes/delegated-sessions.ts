@@ -30,7 +30,7 @@ const delegateSecurity = [{ ApiKeyAuth: [], DelegatedSessionAuth: [] }];
 /** Checks the delegate's token against the path's session before the body is read (401/410 first). */
 function delegate(rt: Runtime): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    authenticateDelegate(rt, c.var.tenant.id, c.req.param('id') ?? '', c.req.header('authorization'));
+    authenticateDelegate(rt, c.get('tenant').id, c.req.param('id') ?? '', c.req.header('authorization'));
     return next();
   };
 }
@@ -42,26 +42,26 @@ export function delegatedSessionsRoutes(rt: Runtime) {
         request: jsonBody(CreateDelegatedSessionBody),
         responses: { 201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token'), ...errorResponses(403, 404, 410) } }),
       async (c) => {
-        const { session, token } = await createDelegatedSession(rt, c.var.user, c.req.valid('json'));
+        const { session, token } = await createDelegatedSession(rt, c.get('user'), c.req.valid('json'));
         return c.json({ data: { ...delegatedSessionView(rt, session), token } }, 201, NO_STORE);
       },
     )
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get session details', middleware: [userSession(rt)] as const, request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage'), ...errorResponses(404, 410) } }),
-      (c) => c.json({ data: delegatedSessionView(rt, getDelegatedSession(rt, c.var.user, c.req.valid('param').id)) }, 200),
+      (c) => c.json({ data: delegatedSessionView(rt, getDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
       createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Revoke session', middleware: [userSession(rt)] as const, request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session'), ...errorResponses(404, 410) } }),
-      async (c) => c.json({ data: delegatedSessionView(rt, await revokeDelegatedSession(rt, c.var.user, c.req.valid('param').id)) }, 200),
+      async (c) => c.json({ data: delegatedSessionView(rt, await revokeDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/{id}/execute', tags, security: delegateSecurity, summary: 'Execute transaction', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(ExecuteBody) },
         responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 410) } }),
       async (c) => {
-        const tx = await executeCommand(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('json').command);
+        const tx = await executeCommand(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json').command);
         return c.json({ data: transactionView(tx) }, 200);
       },
     )
@@ -69,6 +69,6 @@ export function delegatedSessionsRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/{id}/query', tags, security: delegateSecurity, summary: 'Query contracts', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(QueryBody) },
         responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 410) } }),
-      async (c) => c.json(await queryContracts(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('json')), 200),
+      async (c) => c.json(await queryContracts(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')), 200),
     );
 }

@@ -19,7 +19,7 @@ export function guestsRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create guest session', request: jsonBody(CreateGuestBody),
         responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token'), ...errorResponses() } }),
       async (c) => {
-        const { guest, user, session } = await createGuest(rt, c.var.tenant);
+        const { guest, user, session } = await createGuest(rt, c.get('tenant'));
         return c.json({ data: { ...guestView(rt, guest), user: userView(user), session } }, 201, NO_STORE);
       },
     )
@@ -31,26 +31,26 @@ export function guestsRoutes(rt: Runtime) {
         const { olderThan } = c.req.valid('json');
         const ms = parseDuration(olderThan);
         if (ms === undefined) throw validationError('The request body is not valid', [{ path: 'olderThan', message: 'not a duration', in: 'body' }]);
-        return c.json({ data: { expired: await cleanupGuests(rt, c.var.tenant.id, ms) } }, 200);
+        return c.json({ data: { expired: await cleanupGuests(rt, c.get('tenant').id, ms) } }, 200);
       },
     )
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get guest session', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(Guest), 'The guest session'), ...errorResponses(404, 410) } }),
-      (c) => c.json({ data: guestView(rt, getGuest(rt, c.var.tenant.id, c.req.valid('param').id)) }, 200),
+      (c) => c.json({ data: guestView(rt, getGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/{id}/convert', tags, security, summary: 'Convert guest to user',
         request: { params: IdParam, ...jsonBody(ConvertGuestBody) },
         responses: { 200: jsonResponse(envelope(ConvertedGuest), 'The user it became, signed in'), ...errorResponses(404, 409, 410) } }),
       async (c) => {
-        const { guest, user, session } = await convertGuest(rt, c.var.tenant, c.req.valid('param').id, c.req.valid('json'));
+        const { guest, user, session } = await convertGuest(rt, c.get('tenant'), c.req.valid('param').id, c.req.valid('json'));
         return c.json({ data: { user: userView(user), session, guest: guestView(rt, guest) } }, 200, NO_STORE);
       },
     )
     .openapi(
       createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Expire guest session', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 409, 410) } }),
-      async (c) => c.json({ data: guestView(rt, await deleteGuest(rt, c.var.tenant.id, c.req.valid('param').id)) }, 200),
+      async (c) => c.json({ data: guestView(rt, await deleteGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     );
 }

@@ -19,13 +19,13 @@ export function mfaRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/setup', tags, security, summary: 'Start MFA setup',
         responses: { 200: jsonResponse(envelope(MfaSetup), 'The TOTP secret, its otpauth URL and QR code'), ...errorResponses(409, 410) } }),
-      async (c) => c.json({ data: await setupMfa(rt, c.var.tenant, c.var.user) }, 200, NO_STORE),
+      async (c) => c.json({ data: await setupMfa(rt, c.get('tenant'), c.get('user')) }, 200, NO_STORE),
     )
     .openapi(
       createRoute({ method: 'post', path: '/verify-setup', tags, security, summary: 'Complete MFA setup', request: jsonBody(VerifySetupBody),
         responses: { 200: jsonResponse(envelope(MfaEnabled), 'MFA is on; the recovery codes are shown once'), ...errorResponses(409, 410) } }),
       async (c) => {
-        const recoveryCodes = await verifyMfaSetup(rt, c.var.tenant, c.var.user, c.req.valid('json').code);
+        const recoveryCodes = await verifyMfaSetup(rt, c.get('tenant'), c.get('user'), c.req.valid('json').code);
         return c.json({ data: { enabled: true as const, recoveryCodes } }, 200, NO_STORE);
       },
     )
@@ -33,7 +33,7 @@ export function mfaRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/challenge', tags, security, summary: 'Request MFA challenge',
         responses: { 201: jsonResponse(envelope(MfaChallenge), 'The challenge, open for 5 minutes'), ...errorResponses(409, 410) } }),
       async (c) => {
-        const challenge = await openMfaChallenge(rt, c.var.user, c.var.session);
+        const challenge = await openMfaChallenge(rt, c.get('user'), c.get('session'));
         return c.json({ data: { challengeId: challenge.id, expiresAt: challenge.expiresAt } }, 201);
       },
     )
@@ -42,20 +42,20 @@ export function mfaRoutes(rt: Runtime) {
         responses: { 200: jsonResponse(envelope(MfaVerified), 'The session is MFA-fresh until freshUntil'), ...errorResponses(404, 409, 410) } }),
       async (c) => {
         const { challengeId, code } = c.req.valid('json');
-        const freshUntil = await verifyMfa(rt, c.var.tenant, c.var.user, c.var.session, challengeId, code);
+        const freshUntil = await verifyMfa(rt, c.get('tenant'), c.get('user'), c.get('session'), challengeId, code);
         return c.json({ data: { verified: true as const, freshUntil } }, 200);
       },
     )
     .openapi(
       createRoute({ method: 'get', path: '/status', tags, security, summary: 'Get MFA status',
         responses: { 200: jsonResponse(envelope(MfaStatus), 'Whether MFA is on and fresh'), ...errorResponses(410) } }),
-      (c) => c.json({ data: mfaStatus(rt, c.var.user, c.var.session) }, 200),
+      (c) => c.json({ data: mfaStatus(rt, c.get('user'), c.get('session')) }, 200),
     )
     .openapi(
       createRoute({ method: 'delete', path: '/', tags, security, summary: 'Disable MFA', middleware: [requireFreshMfa(rt)] as const,
         responses: { 200: jsonResponse(envelope(MfaDisabled), 'MFA is off'), ...errorResponses(403, 409, 410) } }),
       async (c) => {
-        await disableMfa(rt, c.var.user);
+        await disableMfa(rt, c.get('user'));
         return c.json({ data: { enabled: false as const } }, 200);
       },
     );

@@ -17,7 +17,7 @@ export function passkeysRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/register-options', tags, security, summary: 'Get registration challenge', request: jsonBody(RegisterOptionsBody),
         responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id'), ...errorResponses() } }),
-      async (c) => c.json({ data: await registrationOptions(rt, c.var.tenant, c.req.valid('json')) }, 200, NO_STORE),
+      async (c) => c.json({ data: await registrationOptions(rt, c.get('tenant'), c.req.valid('json')) }, 200, NO_STORE),
     )
     .openapi(
       createRoute({ method: 'post', path: '/register-verify', tags, security, summary: 'Verify registration', request: jsonBody(RegisterVerifyBody),
@@ -25,21 +25,21 @@ export function passkeysRoutes(rt: Runtime) {
       async (c) => {
         const { challengeId, response } = c.req.valid('json');
         // The schema checked the shape; the transports' names are the library's to judge.
-        const { user, session } = await verifyRegistration(rt, c.var.tenant, challengeId, response as RegistrationResponseJSON);
+        const { user, session } = await verifyRegistration(rt, c.get('tenant'), challengeId, response as RegistrationResponseJSON);
         return c.json({ data: signInView(user, session) }, 200, NO_STORE);
       },
     )
     .openapi(
       createRoute({ method: 'get', path: '/login-options', tags, security, summary: 'Get login challenge', request: { query: LoginOptionsQuery },
         responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Request options and their challenge id'), ...errorResponses(404) } }),
-      async (c) => c.json({ data: await authenticationOptions(rt, c.var.tenant, c.req.valid('query').email) }, 200, NO_STORE),
+      async (c) => c.json({ data: await authenticationOptions(rt, c.get('tenant'), c.req.valid('query').email) }, 200, NO_STORE),
     )
     .openapi(
       createRoute({ method: 'post', path: '/login-verify', tags, security, summary: 'Verify login', request: jsonBody(LoginVerifyBody),
         responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(404, 410) } }),
       async (c) => {
         const { challengeId, response } = c.req.valid('json');
-        const { user, session } = await verifyAuthentication(rt, c.var.tenant, challengeId, response as AuthenticationResponseJSON);
+        const { user, session } = await verifyAuthentication(rt, c.get('tenant'), challengeId, response as AuthenticationResponseJSON);
         return c.json({ data: signInView(user, session) }, 200, NO_STORE);
       },
     );

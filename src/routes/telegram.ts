@@ -21,7 +21,7 @@ export function telegramRoutes(rt: Runtime) {
       async (c) => {
         const body = c.req.valid('json');
         const initData = typeof body.initData === 'string' ? body.initData : undefined;
-        const { user, session } = await signInWithTelegram(rt, c.var.tenant, {
+        const { user, session } = await signInWithTelegram(rt, c.get('tenant'), {
           ...(initData === undefined ? { widget: body as WidgetFields } : { initData }),
           authorization: c.req.header('authorization'),
         });
@@ -31,6 +31,6 @@ export function telegramRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/widget-config', tags, security, summary: 'Get bot configuration for the widget',
         responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)'), ...errorResponses() } }),
-      (c) => c.json({ data: widgetConfig(c.var.tenant) }, 200),
+      (c) => c.json({ data: widgetConfig(c.get('tenant')) }, 200),
     );
 }

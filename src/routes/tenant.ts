@@ -14,11 +14,11 @@ export function tenantRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'Get current tenant',
         responses: { 200: jsonResponse(envelope(Tenant), 'The tenant'), ...errorResponses() } }),
-      (c) => c.json({ data: tenantView(c.var.tenant) }, 200),
+      (c) => c.json({ data: tenantView(c.get('tenant')) }, 200),
     )
     .openapi(
       createRoute({ method: 'patch', path: '/', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
         responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant'), ...errorResponses() } }),
-      async (c) => c.json({ data: tenantView(await updateTenant(rt, c.var.tenant.id, c.req.valid('json'))) }, 200),
+      async (c) => c.json({ data: tenantView(await updateTenant(rt, c.get('tenant').id, c.req.valid('json'))) }, 200),
     );
 }

@@ -14,14 +14,14 @@ export function usersRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'List users', request: { query: UserListQuery },
         responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first'), ...errorResponses() } }),
-      (c) => c.json(listUsers(rt, c.var.tenant.id, c.req.valid('query')), 200),
+      (c) => c.json(listUsers(rt, c.get('tenant').id, c.req.valid('query')), 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create user', request: jsonBody(CreateUserBody),
         responses: { 201: jsonResponse(envelope(User), 'The user, with its party'), ...errorResponses(409) } }),
       async (c) => {
         const body = c.req.valid('json');
-        const user = await createUser(rt, c.var.tenant.id, {
+        const user = await createUser(rt, c.get('tenant').id, {
           email: body.email,
           name: body.name ?? null,
           trustLevel: body.trustLevel ?? 'basic',
@@ -32,6 +32,6 @@ export function usersRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get user', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) } }),
-      (c) => c.json({ data: userView(getUser(rt, c.var.tenant.id, c.req.valid('param').id)) }, 200),
+      (c) => c.json({ data: userView(getUser(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     );
 }
