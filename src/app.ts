@@ -64,20 +64,31 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     const given = c.req.header('x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newId('req');
     c.set('requestId', requestId);
-    // Headers are set before the answer exists: touching a finished answer's headers makes
-    // @hono/node-server build a full Response, which halves throughput.
-    c.header('x-request-id', requestId);
-    const json = c.json;
-    c.json = ((object: unknown, arg?: unknown, headers?: Record<string, string>) =>
-      json(object as never, arg as never, { 'Content-Type': JSON_CONTENT_TYPE, ...headers })) as typeof c.json;
+    const headers: Record<string, string> = { 'x-request-id': requestId };
+    c.set('responseHeaders', headers);
+    // JSON answers are built here with plain-object headers, which @hono/node-server writes
+    // as they are; Hono's own c.json() would copy them into a WHATWG Headers first.
+    let built: Response | undefined;
+    c.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
+      const init = typeof arg === 'object' ? arg : undefined;
+      built = new Response(JSON.stringify(object), {
+        status: typeof arg === 'number' ? arg : (init?.status ?? 200),
+        headers: { 'content-type': JSON_CONTENT_TYPE, ...headers, ...(init?.headers as Record<string, string> | undefined), ...extra },
+      });
+      return built;
+    }) as typeof c.json;
     await next();
+    if (c.res !== built) {
+      // HTML, redirects and empty answers come from Hono's other helpers: add ours to theirs.
+      const target = c.res.headers;
+      for (const [name, value] of Object.entries(headers)) if (!target.has(name)) target.set(name, value);
+    }
     logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
   });
 
   app.onError((error, c) => {
-    const apiError = toApiError(error, logger, c.var.requestId ?? '');
-    for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
-    return c.json(apiError.toBody(), apiError.status as 400);
+    const apiError = toApiError(error, logger, c.get('requestId') ?? '');
+    return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
   });
   app.notFound((c) => {
     const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);

@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { PLAN_LIMITS } from '../services/tenants.js';
 import { usageMeter } from '../services/usage.js';
 import type { ApiKeyRecord } from '../store/records.js';
-import type { AppEnv } from './context.js';
+import { setResponseHeader, type AppEnv } from './context.js';
 
 /** A bucket holds this many seconds of its rate (D16: bursts of twice the rate). */
 export const BURST_SECONDS = 2;
@@ -68,9 +68,9 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
   const buckets = new TokenBuckets();
   const meter = usageMeter(rt);
   return async (c, next) => {
-    const key = c.var.apiKey as ApiKeyRecord | undefined;
+    const key = c.get('apiKey') as ApiKeyRecord | undefined;
     if (key === undefined) return next();
-    const tenant = c.var.tenant;
+    const tenant = c.get('tenant');
     const setting = rt.options.rateLimit;
     if (setting === 'off') {
       meter.count(tenant);
@@ -88,8 +88,7 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
       );
     }
     meter.count(tenant);
-    // Set before the answer exists, so the answer is never rebuilt to add them.
-    for (const [name, value] of Object.entries(headers)) c.header(name, value);
+    for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
     await next();
   };
 }

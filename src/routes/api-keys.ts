@@ -1,6 +1,7 @@
 /** /v1/api-keys: list (never the values), create (the value once), revoke. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
+import { setResponseHeader } from '../middleware/context.js';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/api-keys.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
@@ -14,19 +15,19 @@ export function apiKeysRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'List API keys',
         responses: { 200: jsonResponse(list(ApiKey), 'The keys, without their values'), ...errorResponses() } }),
-      (c) => c.json({ data: listApiKeys(rt, c.var.tenant.id) }, 200),
+      (c) => c.json({ data: listApiKeys(rt, c.get('tenant').id) }, 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create API key', request: jsonBody(CreateApiKeyBody),
         responses: { 201: jsonResponse(envelope(CreatedApiKey), 'The key; its value is shown only here'), ...errorResponses() } }),
       async (c) => {
-        c.header('cache-control', 'no-store');
-        return c.json({ data: await createApiKey(rt, c.var.tenant.id, c.req.valid('json').name) }, 201);
+        setResponseHeader(c, 'cache-control', 'no-store');
+        return c.json({ data: await createApiKey(rt, c.get('tenant').id, c.req.valid('json').name) }, 201);
       },
     )
     .openapi(
       createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Revoke API key', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(ApiKey), 'The revoked key'), ...errorResponses(404) } }),
-      async (c) => c.json({ data: await revokeApiKey(rt, c.var.tenant.id, c.req.valid('param').id) }, 200),
+      async (c) => c.json({ data: await revokeApiKey(rt, c.get('tenant').id, c.req.valid('param').id) }, 200),
     );
 }

@@ -1,6 +1,7 @@
 /** /v1/webhooks: register, list, patch, delete, send a test event, list deliveries. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
+import { setResponseHeader } from '../middleware/context.js';
 import { Deleted } from '../schemas/apps.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import {
@@ -30,14 +31,14 @@ export function webhooksRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'List webhooks',
         responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets'), ...errorResponses() } }),
-      (c) => c.json({ data: listWebhooks(rt, c.var.tenant.id) }, 200),
+      (c) => c.json({ data: listWebhooks(rt, c.get('tenant').id) }, 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create webhook', request: jsonBody(CreateWebhookBody),
         responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)'), ...errorResponses() } }),
       async (c) => {
-        c.header('cache-control', 'no-store');
-        return c.json({ data: await createWebhook(rt, c.var.tenant.id, c.req.valid('json')) }, 201);
+        setResponseHeader(c, 'cache-control', 'no-store');
+        return c.json({ data: await createWebhook(rt, c.get('tenant').id, c.req.valid('json')) }, 201);
       },
     )
     .openapi(
@@ -45,8 +46,8 @@ export function webhooksRoutes(rt: Runtime) {
         request: { params: IdParam, ...jsonBody(UpdateWebhookBody) },
         responses: { 200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'), ...errorResponses(404) } }),
       async (c) => {
-        c.header('cache-control', 'no-store');
-        return c.json({ data: await updateWebhook(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('json')) }, 200);
+        setResponseHeader(c, 'cache-control', 'no-store');
+        return c.json({ data: await updateWebhook(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')) }, 200);
       },
     )
     .openapi(
@@ -54,7 +55,7 @@ export function webhooksRoutes(rt: Runtime) {
         responses: { 200: jsonResponse(envelope(Deleted), 'The webhook and its deliveries are gone'), ...errorResponses(404) } }),
       async (c) => {
         const { id } = c.req.valid('param');
-        await deleteWebhook(rt, c.var.tenant.id, id);
+        await deleteWebhook(rt, c.get('tenant').id, id);
         return c.json({ data: { id, deleted: true as const } }, 200);
       },
     )
@@ -62,12 +63,12 @@ export function webhooksRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/{id}/test', tags, security, summary: 'Send a test event',
         request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: TestEventBody } } } },
         responses: { 200: jsonResponse(envelope(Delivery), 'The delivery after its first attempt'), ...errorResponses(404) } }),
-      async (c) => c.json({ data: await sendTestEvent(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('json').type) }, 200),
+      async (c) => c.json({ data: await sendTestEvent(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json').type) }, 200),
     )
     .openapi(
       createRoute({ method: 'get', path: '/{id}/deliveries', tags, security, summary: 'List deliveries',
         request: { params: IdParam, query: DeliveryListQuery },
         responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts'), ...errorResponses(404) } }),
-      (c) => c.json({ data: listDeliveries(rt, c.var.tenant.id, c.req.valid('param').id, c.req.valid('query').status) }, 200),
+      (c) => c.json({ data: listDeliveries(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('query').status) }, 200),
     );
 }
