@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../runtime.js';
-import { searchUsers } from './user-search.js';
+import { CACHED_TERMS, searchUsers } from './user-search.js';
 import { createUser } from './users.js';
 
 const TENANT = 'ten_search000000000001';
@@ -18,7 +18,7 @@ async function withUsers(people: Array<[string, string | null]>): Promise<Runtim
   return rt;
 }
 
-const emails = (found: Array<{ email: string | null }>) => found.map((user) => user.email);
+const emails = (found: ReadonlyArray<{ email: string | null }>) => found.map((user) => user.email);
 
 describe('searchUsers', () => {
   it.each<[string, string[]]>([
@@ -39,5 +39,31 @@ describe('searchUsers', () => {
     await createUser(runtime, TENANT, { email: 'carola@c.test', name: null, trustLevel: 'basic' });
     await createUser(runtime, 'ten_other0000000000001', { email: 'carol@other.test', name: null, trustLevel: 'basic' });
     expect(emails(searchUsers(runtime, TENANT, 'carol'))).toEqual(['carola@c.test', 'carol@c.test']);
+  });
+});
+
+describe('searchUsers keeps recent hits', () => {
+  it('answers a repeated term from the same scan until a user changes', async () => {
+    const runtime = await withUsers([['dora@d.test', 'Dora'], ['dan@d.test', 'Dan']]);
+    const first = searchUsers(runtime, TENANT, 'd.test');
+    expect(searchUsers(runtime, TENANT, 'D.TEST')).toBe(first); // same term once lowercased: no new scan
+    expect(emails(first)).toEqual(['dan@d.test', 'dora@d.test']);
+    await createUser(runtime, TENANT, { email: 'dee@d.test', name: null, trustLevel: 'basic' });
+    const after = searchUsers(runtime, TENANT, 'd.test');
+    expect(after).not.toBe(first);
+    expect(emails(after)).toEqual(['dee@d.test', 'dan@d.test', 'dora@d.test']);
+  });
+
+  it('forgets the least recently used term beyond its bound, and answers it right again', async () => {
+    const runtime = await withUsers([['erin@e.test', 'Erin']]);
+    const kept = searchUsers(runtime, TENANT, 'erin');
+    searchUsers(runtime, TENANT, 'term0');
+    expect(searchUsers(runtime, TENANT, 'erin')).toBe(kept); // touched: now the most recent
+    for (let i = 1; i < CACHED_TERMS; i++) searchUsers(runtime, TENANT, `term${i}`);
+    expect(searchUsers(runtime, TENANT, 'erin')).toBe(kept); // term0 went first, being older
+    for (let i = 0; i < CACHED_TERMS; i++) searchUsers(runtime, TENANT, `later${i}`);
+    const again = searchUsers(runtime, TENANT, 'erin');
+    expect(emails(again)).toEqual(['erin@e.test']);
+    expect(again).not.toBe(kept); // pushed out by CACHED_TERMS newer terms, so scanned anew
   });
 });

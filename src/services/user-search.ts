@@ -4,6 +4,9 @@
  * string per tenant, rebuilt only after the tenant's users change; a search is then a run of
  * native indexOf calls over that string, with each hit mapped back to its user by binary
  * search over the record offsets. 100,000 users search in about a millisecond.
+ *
+ * The hits of the last few terms are kept with the string they came from, so paging through
+ * one search (page 1, 2, 3 …) scans once; any change to the tenant's users drops them all.
  */
 import type { Runtime } from '../runtime.js';
 import type { UserRecord } from '../store/records.js';
@@ -12,12 +15,19 @@ import type { UserRecord } from '../store/records.js';
 const SEPARATOR = '\u0001';
 const FIELD_SEPARATOR = '\u0002';
 
+/** Hits kept per tenant: at most this many terms, and at most this many records in all. */
+export const CACHED_TERMS = 16;
+export const CACHED_RECORDS = 200_000;
+
 interface TenantIndex {
   version: number;
   text: string;
   /** offsets[i] is where record i's text starts; one more entry marks the end. */
   offsets: Int32Array;
   records: readonly UserRecord[];
+  /** Recent terms' hits, least recently used first (Map order). */
+  hits: Map<string, readonly UserRecord[]>;
+  hitRecords: number;
 }
 
 const indexes = new WeakMap<Runtime, Map<string, TenantIndex>>();
@@ -34,7 +44,7 @@ function buildIndex(records: readonly UserRecord[], version: number): TenantInde
     at += part.length;
   }
   offsets[records.length] = at;
-  return { version, text: parts.join(''), offsets, records };
+  return { version, text: parts.join(''), offsets, records, hits: new Map(), hitRecords: 0 };
 }
 
 function indexFor(rt: Runtime, tenantId: string): TenantIndex {
@@ -61,11 +71,23 @@ function recordAt(offsets: Int32Array, position: number): number {
   return low;
 }
 
-/** The tenant's users whose email or name contains `term` (case-insensitive), newest first. */
-export function searchUsers(rt: Runtime, tenantId: string, term: string): UserRecord[] {
+/** The tenant's users whose email or name contains `term` (case-insensitive), newest first; do not change it. */
+export function searchUsers(rt: Runtime, tenantId: string, term: string): readonly UserRecord[] {
   const needle = term.toLowerCase().replace(/[\u0000-\u001f]/g, '');
   const index = indexFor(rt, tenantId);
-  if (needle === '') return [...index.records];
+  if (needle === '') return index.records;
+  const cached = index.hits.get(needle);
+  if (cached) {
+    index.hits.delete(needle);
+    index.hits.set(needle, cached);
+    return cached;
+  }
+  const found = scan(index, needle);
+  remember(index, needle, found);
+  return found;
+}
+
+function scan(index: TenantIndex, needle: string): UserRecord[] {
   const found: UserRecord[] = [];
   let from = 0;
   for (;;) {
@@ -76,4 +98,15 @@ export function searchUsers(rt: Runtime, tenantId: string, term: string): UserRe
     from = index.offsets[record + 1]!;
   }
   return found;
+}
+
+function remember(index: TenantIndex, needle: string, found: readonly UserRecord[]): void {
+  if (found.length > CACHED_RECORDS) return;
+  index.hits.set(needle, found);
+  index.hitRecords += found.length;
+  for (const [oldest, records] of index.hits) {
+    if (index.hits.size <= CACHED_TERMS && index.hitRecords <= CACHED_RECORDS) break;
+    index.hits.delete(oldest);
+    index.hitRecords -= records.length;
+  }
 }
