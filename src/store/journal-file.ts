@@ -7,11 +7,11 @@
  * with every later journal batch applied, so a crash at any moment loses nothing that was
  * acknowledged, and a line torn by a crash mid-append is ignored (it was never acknowledged).
  */
-import { isAscii } from 'node:buffer';
 import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { readSnapshot, writeSnapshot } from './snapshot.js';
 
 /** One operation of a batch: put a whole record, delete one by id, or empty every collection. */
 export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
@@ -30,9 +30,6 @@ export interface SnapshotHeader {
 }
 
 type Document = SnapshotHeader & Record<string, unknown>;
-
-/** Records written between two yields to the event loop while streaming a snapshot. */
-const SNAPSHOT_CHUNK_RECORDS = 2_000;
 
 export class JournalCorruptError extends Error {
   override name = 'JournalCorruptError';
@@ -69,11 +66,8 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async read(repair = true): Promise<T | null> {
     let document: Document | null = null;
     try {
-      const bytes = await readFile(this.path);
-      this.snapshotBytes = bytes.byteLength;
-      // Snapshots are written as ASCII (see asciiJson), which decodes far faster as latin1.
-      const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-      const value = JSON.parse(text) as unknown;
+      const { value, bytes } = await readSnapshot(this.path);
+      this.snapshotBytes = bytes;
       // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
       if (value === null) throw new Error('it holds null, not a JSON object');
       if (typeof value !== 'object' || Array.isArray(value)) return value as T;
@@ -174,29 +168,12 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
     return handle;
   }
 
-  /** Streams the snapshot to the temp file in chunks, yielding so requests keep being served. */
+  /** Streams the snapshot to the temp file in chunks, then makes it db.json. */
   async #writeSnapshot(document: Document): Promise<void> {
     const file = await open(this.#tempPath, 'w');
     try {
       const { schemaVersion, journalSeq, ...collections } = document;
-      let buffer = `{"schemaVersion":${JSON.stringify(schemaVersion)},"journalSeq":${JSON.stringify(journalSeq ?? 0)}`;
-      for (const [name, value] of Object.entries(collections)) {
-        if (!Array.isArray(value)) {
-          buffer += `,${JSON.stringify(name)}:${asciiJson(value)}`;
-          continue;
-        }
-        buffer += `,${JSON.stringify(name)}:[`;
-        for (let i = 0; i < value.length; i++) {
-          buffer += (i === 0 ? '' : ',') + asciiJson(value[i]);
-          if (i % SNAPSHOT_CHUNK_RECORDS === SNAPSHOT_CHUNK_RECORDS - 1) {
-            await file.write(buffer);
-            buffer = '';
-            await new Promise((resolve) => setImmediate(resolve));
-          }
-        }
-        buffer += ']';
-      }
-      await file.write(`${buffer}}`);
+      await writeSnapshot(file, { schemaVersion, journalSeq: journalSeq ?? 0 }, collections);
       await file.datasync();
     } finally {
       await file.close();
@@ -272,15 +249,6 @@ function applyBatches(document: Document, batches: JournalBatch[]): void {
     }
   }
   for (const [name, map] of maps) document[name] = [...map.values()];
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-const NON_ASCII_ALL = /[^\x00-\x7f]/g;
-
-/** JSON with every non-ASCII character escaped (`\u00fc`): the same value, ASCII bytes. */
-function asciiJson(value: unknown): string {
-  const json = JSON.stringify(value);
-  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
 }
 
 /** Makes renames and creations durable: fsync the directory that holds the entries. */

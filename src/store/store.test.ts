@@ -180,6 +180,8 @@ describe('a data file this version cannot read', () => {
     ['garbage', 'this is not json {{{', /cannot be read/],
     ['an empty file', '', /cannot be read/],
     ['a truncated document', '{"schemaVersion":1,"apps":[', /cannot be read/],
+    ['a one-record-per-line snapshot cut off in its last record', '{"schemaVersion":1,"journalSeq":0,\n"apps":[\n{"id":"app_1"},\n{"id":"ap', /cannot be read/],
+    ['a one-record-per-line snapshot cut off before its last line', '{"schemaVersion":1,"journalSeq":0,\n"apps":[\n{"id":"app_1"}\n]', /cannot be read/],
     ['a list', '[]', /does not hold a JSON object/],
     ['null', 'null', /cannot be read \(it holds null, not a JSON object\)/],
     ['no schemaVersion', '{"apps":[]}', /has no schemaVersion/],

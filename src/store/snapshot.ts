@@ -1,0 +1,192 @@
+/**
+ * The layout of the snapshot `db.json` (DESIGN D12): one JSON document, as lowdb's JSONFile
+ * reads it, written one record per line, ASCII only:
+ *
+ *     {"schemaVersion":1,"journalSeq":7,
+ *     "apps":[
+ *     {"id":"app_1",…},
+ *     {"id":"app_2",…}
+ *     ],
+ *     "events":[]
+ *     }
+ *
+ * so that it can be read a chunk at a time, one record per JSON.parse, without ever holding
+ * the whole file as bytes and again as a string. Any file not in exactly this layout (an
+ * older single-line snapshot, a hand-edited or damaged one) is read whole with JSON.parse,
+ * as before, which also gives the same error for a file that is not valid JSON.
+ */
+import { isAscii } from 'node:buffer';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+
+/** Bytes read from the snapshot at a time. */
+const READ_CHUNK_BYTES = 1 << 20;
+
+/** Records written between two yields to the event loop while writing a snapshot. */
+const WRITE_CHUNK_RECORDS = 2_000;
+
+const NEWLINE = 0x0a;
+/** `"name":[`, `"name":[],` and the like: a collection opens (and maybe closes) on its own line. */
+const COLLECTION_LINE = /^"([A-Za-z][A-Za-z0-9_]*)":\[(\])?(,?)$/;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_ALL = /[^\x00-\x7f]/g;
+
+/** JSON with every non-ASCII character escaped (`\u00fc`): the same value, ASCII bytes. */
+export function asciiJson(value: unknown): string {
+  const json = JSON.stringify(value);
+  return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+}
+
+/**
+ * Writes `document` to `file` in the layout above, yielding to the event loop every few
+ * thousand records so requests keep being served. `header` holds the fields that come first.
+ */
+export async function writeSnapshot(file: FileHandle, header: Record<string, unknown>, collections: Record<string, unknown>): Promise<void> {
+  let buffer = `{${Object.entries(header)
+    .map(([name, value]) => `${JSON.stringify(name)}:${asciiJson(value)}`)
+    .join(',')}`;
+  for (const [name, value] of Object.entries(collections)) {
+    if (!Array.isArray(value)) {
+      buffer += `,\n${JSON.stringify(name)}:${asciiJson(value)}`;
+      continue;
+    }
+    buffer += `,\n${JSON.stringify(name)}:[`;
+    for (let i = 0; i < value.length; i++) {
+      buffer += (i === 0 ? '\n' : ',\n') + asciiJson(value[i]);
+      if (i % WRITE_CHUNK_RECORDS === WRITE_CHUNK_RECORDS - 1) {
+        await file.write(buffer);
+        buffer = '';
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    buffer += value.length === 0 ? ']' : '\n]';
+  }
+  await file.write(`${buffer}\n}\n`);
+}
+
+/** What `readSnapshot` found: the parsed value and the file's size. */
+export interface SnapshotRead {
+  value: unknown;
+  bytes: number;
+}
+
+/**
+ * Reads and parses the snapshot: a chunk at a time when it is in the layout above, else whole.
+ * Throws what readFile throws (ENOENT when there is none) and JSON.parse's error for a file
+ * that is not valid JSON.
+ */
+export async function readSnapshot(path: string): Promise<SnapshotRead> {
+  const handle = await open(path, 'r');
+  let streamed: SnapshotRead | null;
+  try {
+    streamed = await readLines(handle);
+  } finally {
+    await handle.close();
+  }
+  if (streamed) return streamed;
+  const bytes = await readFile(path);
+  // Snapshots are written as ASCII (see asciiJson), which decodes far faster as latin1.
+  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  return { value: JSON.parse(text) as unknown, bytes: bytes.byteLength };
+}
+
+/** The parser's state between lines. */
+interface LineState {
+  document: Record<string, unknown> | null;
+  /** The collection whose records the next lines hold, or null between collections. */
+  records: unknown[] | null;
+  /** Whether the last record line ended with a comma (so another record must follow). */
+  comma: boolean;
+  done: boolean;
+}
+
+/**
+ * The document, when the file is in the line layout; null when it is not (the caller then
+ * parses it whole, which also reports any damage the way JSON.parse does).
+ */
+async function readLines(handle: FileHandle): Promise<SnapshotRead | null> {
+  let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+  let filled = 0;
+  let total = 0;
+  const state: LineState = { document: null, records: null, comma: false, done: false };
+  for (;;) {
+    if (filled === buffer.length) {
+      // No line break in the first chunk: an older single-line snapshot, read whole instead.
+      if (state.document === null) return null;
+      // A line longer than the buffer: make room for the rest of it.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = larger;
+    }
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
+    total += bytesRead;
+    filled += bytesRead;
+    const end = bytesRead === 0 ? filled : buffer.lastIndexOf(NEWLINE, filled - 1) + 1;
+    if (bytesRead === 0 && end === 0) break;
+    if (end === 0) continue;
+    const ascii = isAscii(buffer.subarray(0, end));
+    let start = 0;
+    while (start < end) {
+      let stop = buffer.indexOf(NEWLINE, start);
+      if (stop === -1 || stop >= end) stop = end;
+      // A newline is never inside a UTF-8 sequence, so a line decodes on its own.
+      const line = buffer.toString(ascii ? 'latin1' : 'utf8', start, stop);
+      if (!takeLine(state, line)) return null;
+      start = stop + 1;
+    }
+    buffer.copy(buffer, 0, end, filled);
+    filled -= end;
+    if (bytesRead === 0) break;
+  }
+  return state.done && state.document ? { value: state.document, bytes: total } : null;
+}
+
+/** Applies one line to the document; false when the line does not fit the layout. */
+function takeLine(state: LineState, line: string): boolean {
+  if (state.done) return false;
+  if (state.document === null) {
+    // The header: the document's first fields, `{"schemaVersion":1,"journalSeq":7,`.
+    if (!line.startsWith('{') || !line.endsWith(',')) return false;
+    const header = parseOrNull(`${line.slice(0, -1)}}`);
+    if (typeof header !== 'object' || header === null || Array.isArray(header)) return false;
+    state.document = header as Record<string, unknown>;
+    state.comma = true;
+    return true;
+  }
+  if (state.records !== null) {
+    if (line === ']' || line === '],') {
+      // A comma before `]` is not JSON; a comma after it means another collection follows.
+      if (state.comma) return false;
+      state.records = null;
+      state.comma = line === '],';
+      return true;
+    }
+    if (!state.comma && state.records.length > 0) return false;
+    state.comma = line.endsWith(',');
+    const record = parseOrNull(state.comma ? line.slice(0, -1) : line);
+    if (record === undefined) return false;
+    state.records.push(record);
+    return true;
+  }
+  if (line === '}') {
+    if (state.comma) return false;
+    state.done = true;
+    return true;
+  }
+  const match = COLLECTION_LINE.exec(line);
+  if (!match || !state.comma) return false;
+  const records: unknown[] = [];
+  state.document[match[1]!] = records;
+  state.records = match[2] === undefined ? records : null;
+  state.comma = match[2] === undefined ? false : match[3] === ',';
+  return true;
+}
+
+/** JSON.parse, or undefined for text that is not one JSON value. */
+function parseOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
