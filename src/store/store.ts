@@ -39,7 +39,6 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   apiKeys: (key) => `hash:${key.keyHash}`,
   users: (user) => (user.email === null ? null : `${user.tenantId}:${user.email.toLowerCase()}`),
   apps: (app) => `${app.tenantId}:${app.name.toLowerCase()}`,
-  wallets: (wallet) => `user:${wallet.userId}`,
   sessions: (session) => `hash:${session.tokenHash}`,
   passkeys: (passkey) => `${passkey.tenantId}:${passkey.credentialId}`,
   telegramAccounts: (account) => `${account.tenantId}:${account.telegramId}`,
@@ -86,10 +85,15 @@ function sortedPosition(list: AnyRecord[], record: AnyRecord): number {
   return low;
 }
 
+/**
+ * One collection's records and indexes. Only the id index is built when the store is read
+ * from disk; the tenant and unique-key indexes are built on first use and then kept up to
+ * date, so a start does not pay for indexes a run may never ask for.
+ */
 class Collection<T extends AnyRecord> {
   readonly byId = new Map<string, T>();
-  readonly byTenant = new Map<string, Map<string, T>>();
-  readonly byKey = new Map<string, string>();
+  #byTenant: Map<string, Map<string, T>> | null = null;
+  #byKey: Map<string, string> | null = null;
   /** Per tenant, newest first; built on first use, then kept up to date. */
   readonly sorted = new Map<string, T[]>();
   /** Per tenant, a counter that changes with every add and delete (for derived caches). */
@@ -97,25 +101,27 @@ class Collection<T extends AnyRecord> {
 
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
 
+  /** Adds a record read from the disk, before anything has asked for an index. */
+  load(record: T): void {
+    this.byId.set(record.id, record);
+  }
+
   add(record: T): void {
     this.byId.set(record.id, record);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
-      let tenantMap = this.byTenant.get(record.tenantId);
-      if (!tenantMap) this.byTenant.set(record.tenantId, (tenantMap = new Map()));
-      tenantMap.set(record.id, record);
+      if (this.#byTenant) addToTenant(this.#byTenant, record);
       const sorted = this.sorted.get(record.tenantId);
       if (sorted) sorted.splice(sortedPosition(sorted, record), 0, record);
     }
-    const key = this.uniqueKey?.(record);
-    if (key) this.byKey.set(key, record.id);
+    if (this.#byKey) this.#addKey(this.#byKey, record);
   }
 
   delete(record: T): void {
     this.byId.delete(record.id);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
-      this.byTenant.get(record.tenantId)?.delete(record.id);
+      this.#byTenant?.get(record.tenantId)?.delete(record.id);
       const sorted = this.sorted.get(record.tenantId);
       if (sorted) {
         const at = sortedPosition(sorted, record);
@@ -123,25 +129,54 @@ class Collection<T extends AnyRecord> {
         else this.sorted.delete(record.tenantId); // not where expected: rebuild on next use
       }
     }
-    const key = this.uniqueKey?.(record);
-    if (key && this.byKey.get(key) === record.id) this.byKey.delete(key);
+    const key = this.#byKey ? this.uniqueKey?.(record) : undefined;
+    if (key && this.#byKey?.get(key) === record.id) this.#byKey.delete(key);
   }
 
   clear(): void {
     this.byId.clear();
-    this.byTenant.clear();
-    this.byKey.clear();
+    this.#byTenant = null;
+    this.#byKey = null;
     this.sorted.clear();
+  }
+
+  /** One tenant's records by id, in insertion order. */
+  ofTenant(tenantId: string): Map<string, T> | undefined {
+    if (!this.#byTenant) {
+      this.#byTenant = new Map();
+      for (const record of this.byId.values()) if (record.tenantId !== undefined) addToTenant(this.#byTenant, record);
+    }
+    return this.#byTenant.get(tenantId);
+  }
+
+  /** The id of the record that holds a unique key. */
+  idOfKey(key: string): string | undefined {
+    if (!this.#byKey) {
+      this.#byKey = new Map();
+      for (const record of this.byId.values()) this.#addKey(this.#byKey, record);
+    }
+    return this.#byKey.get(key);
+  }
+
+  #addKey(byKey: Map<string, string>, record: T): void {
+    const key = this.uniqueKey?.(record);
+    if (key) byKey.set(key, record.id);
   }
 
   newestFirst(tenantId: string): readonly T[] {
     let sorted = this.sorted.get(tenantId);
     if (!sorted) {
-      sorted = [...(this.byTenant.get(tenantId)?.values() ?? [])].sort(newerFirst);
+      sorted = [...(this.ofTenant(tenantId)?.values() ?? [])].sort(newerFirst);
       this.sorted.set(tenantId, sorted);
     }
     return sorted;
   }
+}
+
+function addToTenant<T extends AnyRecord>(byTenant: Map<string, Map<string, T>>, record: T): void {
+  let tenantMap = byTenant.get(record.tenantId!);
+  if (!tenantMap) byTenant.set(record.tenantId!, (tenantMap = new Map()));
+  tenantMap.set(record.id, record);
 }
 
 type Collections = { [K in CollectionName]: Collection<CollectionTypes[K]> };
@@ -210,7 +245,7 @@ export class Store {
   #load(document: StoreDocument): void {
     for (const name of COLLECTION_NAMES) {
       const collection = this.#collections[name] as unknown as Collection<AnyRecord>;
-      for (const record of document[name] as AnyRecord[]) collection.add(record);
+      for (const record of document[name] as AnyRecord[]) collection.load(record);
     }
   }
 
@@ -220,13 +255,14 @@ export class Store {
 
   /** A record of the tenant, or undefined: another tenant's record is as good as absent (D3). */
   getOwned<K extends CollectionName>(name: K, tenantId: string, id: string): CollectionTypes[K] | undefined {
-    return (this.#collections[name].byTenant.get(tenantId) as Map<string, CollectionTypes[K]> | undefined)?.get(id);
+    const record = this.#collections[name].byId.get(id);
+    return record !== undefined && (record as AnyRecord).tenantId === tenantId ? record : undefined;
   }
 
   /** The record that holds a unique key (see UNIQUE_KEYS). */
   findByKey<K extends CollectionName>(name: K, key: string): CollectionTypes[K] | undefined {
     const collection = this.#collections[name];
-    const id = collection.byKey.get(key);
+    const id = collection.idOfKey(key);
     return id === undefined ? undefined : collection.byId.get(id);
   }
 
@@ -247,13 +283,13 @@ export class Store {
 
   /** Every record of one tenant, in insertion order. */
   ofTenant<K extends CollectionName>(name: K, tenantId: string): CollectionTypes[K][] {
-    const map = this.#collections[name].byTenant.get(tenantId);
+    const map = this.#collections[name].ofTenant(tenantId);
     return map ? [...(map.values() as IterableIterator<CollectionTypes[K]>)] : [];
   }
 
   count<K extends CollectionName>(name: K, tenantId?: string): number {
     const collection = this.#collections[name];
-    return tenantId === undefined ? collection.byId.size : (collection.byTenant.get(tenantId)?.size ?? 0);
+    return tenantId === undefined ? collection.byId.size : (collection.ofTenant(tenantId)?.size ?? 0);
   }
 
   /**
