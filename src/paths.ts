@@ -1,6 +1,6 @@
 /**
  * Where the package's own files are (package.json, fixtures/), found by walking up from this
- * module: the same answer from dist/*.js, from the single-file bundle dist/svc.mjs, and
+ * module: the same answer from dist/*.js, from the bundle in dist/bundle/ (any chunk), and
  * from src/ under the test runner.
  */
 import { existsSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /** The CLI's way to a running emulator's control plane (`/_emulator`), with readable failures. */
-import { request } from 'undici';
+import { loadUndici } from '../undici.js';
 import { CliError } from './output.js';
 
 export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
@@ -24,7 +24,7 @@ export async function controlRequest<T>(options: ControlOptions, method: string,
   if (options.adminToken) headers['authorization'] = `Bearer ${options.adminToken}`;
   let response;
   try {
-    response = await request(`${origin}/_emulator${path}`, {
+    response = await (await loadUndici()).request(`${origin}/_emulator${path}`, {
       method: method as 'GET',
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

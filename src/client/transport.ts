@@ -4,7 +4,7 @@
  * Every answer is an ApiResult that keeps the request beside the response, so a caller (the
  * conformance suite) can say exactly which exchange broke a rule.
  */
-import { fetch as undiciFetch } from 'undici';
+import { loadUndici } from '../undici.js';
 
 /** The subset of `fetch` the client needs: undici's, the platform's, or `app.request` of a Hono app. */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -72,7 +72,7 @@ export interface TransportOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** undici's fetch has its own type names for the same shapes. */
-const defaultFetch = undiciFetch as unknown as FetchLike;
+const defaultFetch: FetchLike = async (url, init) => ((await loadUndici()).fetch as unknown as FetchLike)(url, init);
 
 export function buildPath(path: string, query?: QueryValues): string {
   const params = new URLSearchParams();

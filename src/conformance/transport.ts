@@ -3,7 +3,7 @@
  * Retry-After says and tries again (rate limits are not failures), and so that a network
  * error or timeout becomes TargetUnreachable (exit 2), never a failed check.
  */
-import { fetch as undiciFetch } from 'undici';
+import { loadUndici } from '../undici.js';
 import type { FetchLike } from '../client/index.js';
 import { TargetUnreachable } from './expect.js';
 
@@ -11,7 +11,7 @@ import { TargetUnreachable } from './expect.js';
 export const MAX_RETRY_AFTER_MS = 60_000;
 export const MAX_RATE_LIMIT_RETRIES = 8;
 
-const baseFetch = undiciFetch as unknown as FetchLike;
+const baseFetch: FetchLike = async (url, init) => ((await loadUndici()).fetch as unknown as FetchLike)(url, init);
 
 /** Seconds or an HTTP date (RFC 9110 10.2.3) → milliseconds to wait; 1 s when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number {

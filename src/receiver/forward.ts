@@ -3,7 +3,7 @@
  * the X-Service-* headers, Content-Type and the raw body bytes — so the handler can run its
  * own signature check on exactly what the sender signed.
  */
-import { request } from 'undici';
+import { loadUndici } from '../undici.js';
 
 /** The handler must answer before the sender's 30 s delivery timeout (spec part 6), so the receiver can still pass its status on. */
 export const DEFAULT_FORWARD_TIMEOUT_MS = 25_000;
@@ -61,7 +61,7 @@ export async function forwardDelivery(options: {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
-    const response = await request(options.url, {
+    const response = await (await loadUndici()).request(options.url, {
       method: 'POST',
       headers: { ...relayedHeaders(options.headers), 'user-agent': 'svc-webhook-listen/1 (forward)' },
       body: Buffer.from(options.body),

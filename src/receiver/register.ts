@@ -3,7 +3,7 @@
  * (POST {base}/webhooks, spec part 4), takes the signing secret from the answer (D8, D15),
  * and deletes the webhook again on exit.
  */
-import { request } from 'undici';
+import { loadUndici } from '../undici.js';
 
 /** A registration failure with a one-line, actionable message. */
 export class RegistrationError extends Error {
@@ -36,7 +36,7 @@ export function apiBaseOf(url: string): string {
 async function call(method: 'POST' | 'DELETE', url: string, apiKey: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   let response;
   try {
-    response = await request(url, {
+    response = await (await loadUndici()).request(url, {
       method,
       headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -6,7 +6,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { ApiError, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
@@ -72,6 +71,8 @@ export async function setupMfa(
   if (isMfaEnabled(rt, user)) throw conflict('MFA is already enabled; disable it first to set it up again');
   const secret = new Secret({ size: 20 });
   const otpauthUrl = totpFor(tenant, user, secret).toString();
+  // qrcode (and its PNG encoder) is loaded on the first enrolment rather than at start.
+  const { default: QRCode } = await import('qrcode');
   const qrCode = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 2 });
   const record: MfaRecord = {
     id: user.id,

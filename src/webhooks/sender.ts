@@ -4,7 +4,8 @@
  * no answer in time is a failure with a readable error. The answer's body is read up to
  * 64 KiB and otherwise ignored, so a huge answer never blocks the server.
  */
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
+import { loadUndici } from '../undici.js';
 import { signDelivery } from './signature.js';
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
@@ -19,7 +20,7 @@ export interface AttemptOutcome {
   signedAt: number;
 }
 
-const agent = new Agent({ keepAliveTimeout: 10_000, connections: 128 });
+let agent: Agent | undefined;
 
 /** Reads and drops the body, at most MAX_RESPONSE_BYTES. */
 async function drainLimited(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
@@ -62,6 +63,8 @@ export async function sendAttempt(options: {
   timeoutMs?: number;
 }): Promise<AttemptOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
+  const undici = await loadUndici();
+  agent ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 128 });
   const signedAt = Math.floor(Date.now() / 1000);
   const headers = {
     ...signDelivery(options.secret, options.eventId, options.body, signedAt),
@@ -72,7 +75,7 @@ export async function sendAttempt(options: {
   const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
   try {
     const signal = AbortSignal.timeout(timeoutMs);
-    const response = await request(options.url, { method: 'POST', headers, body: options.body, dispatcher: agent, signal });
+    const response = await undici.request(options.url, { method: 'POST', headers, body: options.body, dispatcher: agent, signal });
     await drainLimited(response.body);
     const status = response.statusCode;
     if (status >= 200 && status < 300) return { ok: true, statusCode: status, error: null, durationMs: elapsed(), signedAt };

@@ -4,7 +4,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { request } from 'undici';
+import { loadUndici } from '../../undici.js';
 import { createApp } from '../../app.js';
 import { createRuntime } from '../../runtime.js';
 import { VERSION } from '../../version.js';
@@ -31,7 +31,7 @@ async function fromServer(url: string): Promise<string> {
   const origin = originOf(url);
   let response;
   try {
-    response = await request(`${origin}/v1/openapi.json`);
+    response = await (await loadUndici()).request(`${origin}/v1/openapi.json`);
   } catch (error) {
     throw new CliError(`cannot reach the emulator at ${origin} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 2);
   }

@@ -4,7 +4,7 @@
  */
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import { request } from 'undici';
+import { loadUndici } from '../../undici.js';
 import type { DeliveryView } from '../../schemas/webhooks.js';
 import type { EventRecord } from '../../store/records.js';
 import { EVENT_TYPES, isEventType } from '../../webhooks/event-types.js';
@@ -28,7 +28,7 @@ async function tenantOfKey(url: string, apiKey: string): Promise<string> {
   const origin = originOf(url);
   let response;
   try {
-    response = await request(`${origin}/v1/tenant`, { headers: { 'x-api-key': apiKey } });
+    response = await (await loadUndici()).request(`${origin}/v1/tenant`, { headers: { 'x-api-key': apiKey } });
   } catch (error) {
     throw new CliError(`cannot reach the emulator at ${origin} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is \`svc serve\` running there? (set --url)`, 2);
   }

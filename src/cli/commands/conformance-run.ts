@@ -1,0 +1,102 @@
+/**
+ * The run of `svc conformance` (its options are in conformance.ts): runs the suite against
+ * any deployment (DESIGN D14) and exits 0 only when every selected check passes; 1 on
+ * failures; 2 on bad usage, an unreachable target or a key the target rejects; 130 when
+ * interrupted (after cleanup).
+ */
+import { writeFile } from 'node:fs/promises';
+import { applyBaseline, BaselineError, loadBaseline, type Baseline } from '../../conformance/baseline.js';
+import { CATALOGUE } from '../../conformance/catalogue.js';
+import { listLine, planText } from '../../conformance/plan.js';
+import { ConfigurationError, preflight } from '../../conformance/preflight.js';
+import { consoleReporter } from '../../conformance/reporters/console.js';
+import { jsonReport } from '../../conformance/reporters/json.js';
+import { junitReport } from '../../conformance/reporters/junit.js';
+import { runSuite, type RunListener, type RunReport, type Target } from '../../conformance/runner.js';
+import { selectChecks, unknownSelectors } from '../../conformance/select.js';
+import { exitCodeOf } from '../../conformance/summary.js';
+import { CliError } from '../output.js';
+import type { ConformanceOptions, ReporterChoice } from './conformance.js';
+
+/** Shows baselined failures as known failures while the run goes. */
+function withBaseline(listener: RunListener, baseline: Baseline | undefined): RunListener {
+  if (baseline === undefined) return listener;
+  return { ...listener, onCheckEnd: (result, index, total) => listener.onCheckEnd?.(applyBaseline([result], baseline, CATALOGUE)[0]!, index, total) };
+}
+
+function validateReporters(reporters: ReporterChoice[]): void {
+  const toStdout = reporters.filter((r) => r.output === undefined);
+  if (toStdout.length > 1) throw new CliError(`only one reporter may write to stdout; give --output for ${toStdout.slice(1).map((r) => r.name).join(', ')}`, 2);
+}
+
+export async function conformance(options: ConformanceOptions, reporters: ReporterChoice[]): Promise<number> {
+  const unknown = unknownSelectors(CATALOGUE, [...options.only, ...options.skip]);
+  if (unknown.length > 0) throw new CliError(`no check has the id or tag ${unknown.map((s) => `"${s}"`).join(', ')} (see --list)`, 2);
+  if (options.list === true) {
+    const profile = options.profile === 'auto' ? 'emulator' : options.profile;
+    const selected = selectChecks(CATALOGUE, { profile, includeSlow: true, readOnly: options.readOnly ?? false, only: options.only, skip: options.skip, hasSecondKey: true });
+    process.stdout.write(selected.map(({ check }) => `${listLine(check)}\n`).join(''));
+    return 0;
+  }
+  validateReporters(reporters);
+  if (options.url === undefined || options.url === '') throw new CliError('give the base URL with --url (or SVC_URL), e.g. http://127.0.0.1:4010/v1', 2);
+  if (options.apiKey === undefined || options.apiKey === '') throw new CliError('give an API key with --api-key (or SVC_API_KEY)', 2);
+  const baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline).catch((error: unknown) => {
+    throw error instanceof BaselineError ? new CliError(error.message, 2) : error;
+  });
+  const target: Target = { baseUrl: options.url.replace(/\/+$/, ''), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
+  let profile;
+  try {
+    ({ profile } = await preflight(target, options.profile));
+  } catch (error) {
+    if (error instanceof ConfigurationError) throw new CliError(`configuration: ${error.message}`, 2);
+    throw error;
+  }
+  const selected = selectChecks(CATALOGUE, {
+    profile,
+    includeSlow: options.includeSlow ?? false,
+    readOnly: options.readOnly ?? false,
+    only: options.only,
+    skip: options.skip,
+    hasSecondKey: options.secondApiKey !== undefined,
+  });
+  if (options.plan === true) {
+    process.stdout.write(planText(selected, { baseUrl: target.baseUrl, profile }));
+    return 0;
+  }
+
+  const consoleChoice = reporters.find((r) => r.name === 'console');
+  const consoleLines: string[] = [];
+  const writeConsole = consoleChoice?.output === undefined ? (text: string) => void process.stdout.write(text) : (text: string) => void consoleLines.push(text);
+  const live = consoleChoice === undefined ? undefined : consoleReporter(writeConsole, { verbose: options.verbose ?? false });
+
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ninterrupted: removing what the run created (Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  let report: RunReport;
+  try {
+    report = await runSuite({
+      target,
+      selected,
+      profile,
+      receiver: { host: options.receiverHost, port: options.receiverPort },
+      bail: options.bail ?? false,
+      signal: controller.signal,
+      ...(live === undefined ? {} : { listener: withBaseline(live.listener, baseline) }),
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  if (baseline !== undefined) report = { ...report, results: applyBaseline(report.results, baseline, CATALOGUE) };
+  live?.finish(report);
+  for (const reporter of reporters) {
+    const text = reporter.name === 'json' ? jsonReport(report) : reporter.name === 'junit' ? junitReport(report) : consoleLines.join('');
+    if (reporter.output !== undefined) await writeFile(reporter.output, text);
+    else if (reporter.name !== 'console') process.stdout.write(text);
+  }
+  return exitCodeOf(report);
+}
