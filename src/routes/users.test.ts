@@ -6,6 +6,7 @@ import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'nod
 import { combine } from 'shamir-secret-sharing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type ApiResponse, type TestEmulator } from '../test-support/harness.js';
+import { openShares } from '../services/wallets.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 /** Acme's seeded users per trust level (fixtures/default.json). */
@@ -168,7 +169,9 @@ describe('/v1/users', () => {
       const store = svc.emulator.rt.store;
       const record = store.get('users', user.id)!;
       const wallet = store.get('wallets', record.walletId)!;
-      expect(wallet).toMatchObject({ userId: user.id, partyId: user.partyId, tenantId: ACME_TENANT_ID, claimedAt: null });
+      expect(wallet).toMatchObject({ userId: user.id, tenantId: ACME_TENANT_ID, claimedAt: null });
+      // The party is the user's; the wallet record does not repeat it.
+      expect(wallet).not.toHaveProperty('partyId');
 
       const publicKey = Buffer.from(wallet.publicKey, 'hex');
       expect(publicKey).toHaveLength(32);
@@ -178,8 +181,15 @@ describe('/v1/users', () => {
       expect(user.partyId).toBe(`party-check::1220${expected}`);
 
       // Any two of the three shares rebuild a seed whose signatures the stored public key verifies.
-      const shares = [wallet.serverShare, ...wallet.pendingShares].map((sealed) => new Uint8Array(svc.emulator.rt.sealer.open(sealed)));
+      // The three shares are kept sealed together as one value, never in clear.
+      expect(wallet).toHaveProperty('shares', expect.any(String));
+      const opened = openShares(svc.emulator.rt.sealer, wallet);
+      const shares = [opened.server, ...opened.pending].map((share) => new Uint8Array(share));
       expect(shares).toHaveLength(3);
+      for (const share of shares) {
+        expect(share).toHaveLength(33);
+        for (const encoding of ['hex', 'base64', 'base64url'] as const) expect(JSON.stringify(wallet)).not.toContain(Buffer.from(share).toString(encoding));
+      }
       const seed = Buffer.from(await combine([shares[0]!, shares[2]!]));
       expect(seed).toHaveLength(32);
       const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x: publicKey.toString('base64url') }, format: 'jwk' });

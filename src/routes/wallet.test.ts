@@ -1,10 +1,13 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
-import { asUser, claimWallet, signIn } from '../test-support/signed-in.js';
+import { asUser, claimWallet, enableMfa, signIn } from '../test-support/signed-in.js';
 import { partyIdFor } from '../crypto/party.js';
+import { Sealer } from '../crypto/seal.js';
+import { openShares } from '../services/wallets.js';
+import type { LegacyWalletRecord, WalletRecord } from '../store/records.js';
 import { delegatedSessionsRoutes } from './delegated-sessions.js';
 import { mpcRoutes } from './mpc.js';
 import { walletRoutes } from './wallet.js';
@@ -62,7 +65,13 @@ describe('POST/GET /users/me/wallet', () => {
   it('erases shares 2 and 3 from the store and the data file once handed out', async () => {
     const who = await signIn(svc);
     const wallet = await claimWallet(svc, who);
-    expect(svc.emulator.rt.store.get('wallets', wallet.id)?.pendingShares).toEqual([]);
+    // Only share 1 stays, sealed on its own.
+    const record = svc.emulator.rt.store.get('wallets', wallet.id)!;
+    expect(record).toHaveProperty('shares', expect.any(String));
+    const kept = openShares(svc.emulator.rt.sealer, record);
+    expect(kept.pending).toEqual([]);
+    expect(kept.server).toHaveLength(33);
+    expect(svc.emulator.rt.sealer.open((record as WalletRecord).shares)).toHaveLength(33);
     // Whatever files the store keeps (the JSON file, a journal), none holds a share.
     const files = readdirSync(svc.dataDir).map((name) => join(svc.dataDir, name)).filter((path) => statSync(path).isFile());
     const text = files.map((path) => readFileSync(path, 'utf8')).join('\n');
@@ -104,5 +113,73 @@ describe('POST/GET /users/me/wallet', () => {
       'POST /mpc/recover', 'POST /mpc/shares', 'POST /users/me/wallet',
     ]);
     expect(Object.keys(document.components?.schemas ?? {})).toEqual(expect.arrayContaining(['ClaimedWallet', 'KeyShare', 'RecoveredKey', 'DelegatedSession', 'LedgerCommand', 'Transaction', 'Contract']));
+  });
+});
+
+describe('a data dir written in the earlier wallet layout (partyId repeated, three sealed shares)', () => {
+  /** Rewrites every wallet of the stopped emulator's db.json as an earlier svc wrote it, as one line. */
+  function toEarlierLayout(dataDir: string): void {
+    const path = join(dataDir, 'db.json');
+    const sealer = Sealer.forDataDir(dataDir);
+    const document = JSON.parse(readFileSync(path, 'utf8')) as { users: Array<{ id: string; partyId: string }>; wallets: WalletRecord[] };
+    const partyOf = new Map(document.users.map((user) => [user.id, user.partyId]));
+    const wallets = document.wallets.map((wallet): LegacyWalletRecord => {
+      const { server, pending } = openShares(sealer, wallet);
+      return {
+        id: wallet.id,
+        tenantId: wallet.tenantId,
+        userId: wallet.userId,
+        partyId: partyOf.get(wallet.userId)!,
+        publicKey: wallet.publicKey,
+        serverShare: sealer.seal(server),
+        pendingShares: pending.map((share) => sealer.seal(share)),
+        claimedAt: wallet.claimedAt,
+        createdAt: wallet.createdAt,
+      };
+    });
+    writeFileSync(path, JSON.stringify({ ...document, wallets }));
+  }
+
+  it('opens, answers and claims earlier wallets exactly as before', async () => {
+    const first = await startTestEmulator();
+    const claimedUser = await signIn(first);
+    const waitingUser = await signIn(first);
+    const claimed = await claimWallet(first, claimedUser);
+    const before = await asUser(first, claimedUser)('GET', '/users/me/wallet');
+    await first.stop();
+    toEarlierLayout(first.dataDir);
+
+    const svc = await startTestEmulator({ dataDir: first.dataDir });
+    try {
+      const store = svc.emulator.rt.store;
+      expect(store.get('wallets', claimed.id)).toHaveProperty('serverShare');
+      const again = await asUser(svc, claimedUser)('GET', '/users/me/wallet');
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(before.body);
+
+      // Share 1 of the earlier layout is retrieved and recovers the key with the device share.
+      const mfa = await enableMfa(svc, claimedUser);
+      await mfa.verify();
+      const call = asUser(svc, claimedUser);
+      const retrieved = await call('GET', `/mpc/shares/${claimed.id}`);
+      const server = retrieved.body.data.find((share: { shareIndex: number }) => share.shareIndex === 1);
+      const fromServer = await call('POST', '/mpc/recover', { walletId: claimed.id, shares: [server.share, claimed.deviceShare] });
+      const fromClient = await call('POST', '/mpc/recover', { walletId: claimed.id, shares: [claimed.deviceShare, claimed.recoveryShare] });
+      expect(fromServer.status).toBe(200);
+      expect(fromServer.body.data.privateKey).toBe(fromClient.body.data.privateKey);
+
+      // An unclaimed earlier wallet is claimed once, its pending shares erased in place.
+      const res = await asUser(svc, waitingUser)('POST', '/users/me/wallet', {});
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ userId: waitingUser.user.id, partyId: waitingUser.user.partyId });
+      const record = store.get('wallets', res.body.data.id) as LegacyWalletRecord;
+      expect(record.pendingShares).toEqual([]);
+      expect(record.claimedAt).toBe(res.body.data.createdAt);
+      const recovered = await asUser(svc, waitingUser)('POST', '/mpc/recover', { walletId: record.id, shares: [res.body.data.deviceShare, res.body.data.recoveryShare] });
+      expect(recovered.status).toBe(200);
+      expect((await asUser(svc, waitingUser)('POST', '/users/me/wallet', {})).status).toBe(409);
+    } finally {
+      await svc.close();
+    }
   });
 });

@@ -23,6 +23,6 @@ export function walletRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: "Get the current user's wallet",
         responses: { 200: jsonResponse(envelope(Wallet), 'The wallet'), ...errorResponses(404, 410) } }),
-      (c) => c.json({ data: walletView(getClaimedWallet(rt, c.get('user'))) }, 200),
+      (c) => c.json({ data: walletView(getClaimedWallet(rt, c.get('user')), c.get('user')) }, 200),
     );
 }

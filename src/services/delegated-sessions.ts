@@ -70,7 +70,7 @@ export async function createDelegatedSession(
     tenantId: user.tenantId,
     userId: user.id,
     walletId: wallet.id,
-    partyId: wallet.partyId,
+    partyId: user.partyId,
     tokenHash: hashSecret(token),
     permissions: { templates: [...input.permissions.templates], choices: [...input.permissions.choices] },
     maxCommands: input.maxCommands ?? null,

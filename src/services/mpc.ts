@@ -10,7 +10,7 @@ import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { KeyShareView, RecoveredKeyView, StoreShareInput, StoredShareView } from '../schemas/mpc.js';
 import type { KeyShareRecord, UserRecord } from '../store/records.js';
-import { ownedWallet } from './wallets.js';
+import { openShares, ownedWallet } from './wallets.js';
 
 /** The index of the wallet's own share (D13: share 1). */
 export const SERVER_SHARE_INDEX = 1;
@@ -50,13 +50,14 @@ export async function storeShare(rt: Runtime, user: UserRecord, input: StoreShar
 /** The wallet's own share (index 1) and every stored share, by index. */
 export function retrieveShares(rt: Runtime, user: UserRecord, walletId: string): KeyShareView[] {
   const wallet = ownedWallet(rt, user, walletId);
+  const { server: serverShare } = openShares(rt.sealer, wallet);
   const server: KeyShareView = {
     id: null,
     walletId: wallet.id,
     shareIndex: SERVER_SHARE_INDEX,
     label: 'server',
     source: 'server',
-    share: rt.sealer.open(wallet.serverShare).toString('base64'),
+    share: serverShare.toString('base64'),
     createdAt: wallet.createdAt,
   };
   const stored = sharesOf(rt, user, wallet.id)

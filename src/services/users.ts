@@ -9,6 +9,7 @@ import type { Runtime } from '../runtime.js';
 import type { UserView } from '../schemas/users.js';
 import type { TrustLevel, UserRecord, WalletRecord } from '../store/records.js';
 import { emitEvent } from './events.js';
+import { sealShares } from './wallets.js';
 import { paginateMatching, type Page, type PageRequest } from './pagination.js';
 import { searchUsers } from './user-search.js';
 
@@ -56,7 +57,6 @@ export async function prepareUser(rt: Runtime, tenantId: string, input: NewUser)
   const userId = newId('usr');
   const hint = input.email?.split('@')[0] ?? input.name ?? userId;
   const keys = await createPartyKeys(hint);
-  const [serverShare, ...clientShares] = keys.shares;
   const createdAt = input.createdAt ?? rt.clock.iso();
   const walletId = newId('wal');
   return {
@@ -75,10 +75,8 @@ export async function prepareUser(rt: Runtime, tenantId: string, input: NewUser)
       id: walletId,
       tenantId,
       userId,
-      partyId: keys.partyId,
       publicKey: keys.publicKey.toString('hex'),
-      serverShare: rt.sealer.seal(serverShare!),
-      pendingShares: clientShares.map((share) => rt.sealer.seal(share)),
+      shares: sealShares(rt.sealer, keys.shares),
       claimedAt: null,
       createdAt,
     },

@@ -79,20 +79,39 @@ export interface LegacySealed {
 /**
  * A user's pre-generated wallet (D13): the key pair is made with the user, the private key
  * split 2-of-3 at once; share 1 stays as the wallet's key share, shares 2 and 3 wait sealed
- * until the user claims the wallet.
+ * until the user claims the wallet. Its party id is the user's (UserRecord.partyId).
  */
 export interface WalletRecord {
   id: string;
   tenantId: string;
   userId: string;
-  partyId: string;
   /** Raw 32-byte Ed25519 public key, hex. */
   publicKey: string;
-  serverShare: Sealed;
-  pendingShares: Sealed[];
+  /**
+   * The key shares, sealed together as one value (one small string per wallet rather than
+   * three): shares 1, 2 and 3 concatenated (they are the same length) until the claim,
+   * share 1 alone after it.
+   */
+  shares: Sealed;
   claimedAt: string | null;
   createdAt: string;
 }
+
+/** The wallet layout earlier data dirs hold: still read (and claimed in place), never written. */
+export interface LegacyWalletRecord {
+  id: string;
+  tenantId: string;
+  userId: string;
+  partyId: string;
+  publicKey: string;
+  serverShare: Sealed | LegacySealed;
+  pendingShares: Array<Sealed | LegacySealed>;
+  claimedAt: string | null;
+  createdAt: string;
+}
+
+/** A wallet as the store may hold it: either layout. */
+export type StoredWalletRecord = WalletRecord | LegacyWalletRecord;
 
 export interface EventRecord {
   id: string;
@@ -360,7 +379,7 @@ export interface CollectionTypes {
   apiKeys: ApiKeyRecord;
   apps: AppRecord;
   users: UserRecord;
-  wallets: WalletRecord;
+  wallets: StoredWalletRecord;
   events: EventRecord;
   webhooks: WebhookRecord;
   deliveries: DeliveryRecord;
