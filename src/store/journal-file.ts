@@ -47,8 +47,12 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   /** Size of the last snapshot written or read, to pace compactions. */
   snapshotBytes = 0;
 
-  constructor(path: string) {
+  /** Collections whose snapshot records `read()` leaves unparsed, as RawRecords (snapshot.ts). */
+  readonly #lazy: ReadonlySet<string>;
+
+  constructor(path: string, options: { lazy?: ReadonlySet<string> } = {}) {
     this.path = path;
+    this.#lazy = options.lazy ?? new Set();
     this.#dir = dirname(path);
     this.journalPath = `${path.replace(/\.json$/, '')}.journal`;
     this.#tempPath = join(this.#dir, `.${basename(path)}.tmp`);
@@ -66,7 +70,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async read(repair = true): Promise<T | null> {
     let document: Document | null = null;
     try {
-      const { value, bytes } = await readSnapshot(this.path);
+      const { value, bytes } = await readSnapshot(this.path, this.#lazy);
       this.snapshotBytes = bytes;
       // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
       if (value === null) throw new Error('it holds null, not a JSON object');

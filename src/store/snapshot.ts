@@ -14,6 +14,9 @@
  * the whole file as bytes and again as a string. Any file not in exactly this layout (an
  * older single-line snapshot, a hand-edited or damaged one) is read whole with JSON.parse,
  * as before, which also gives the same error for a file that is not valid JSON.
+ *
+ * The records of the collections a reader names as lazy are not parsed at all: each is kept
+ * as its line's text (a RawRecord) until the store first needs it, and written back as is.
  */
 import { isAscii } from 'node:buffer';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
@@ -31,10 +34,30 @@ const COLLECTION_LINE = /^"([A-Za-z][A-Za-z0-9_]*)":\[(\])?(,?)$/;
 const NON_ASCII = /[^\x00-\x7f]/;
 const NON_ASCII_ALL = /[^\x00-\x7f]/g;
 
-/** JSON with every non-ASCII character escaped (`\u00fc`): the same value, ASCII bytes. */
-export function asciiJson(value: unknown): string {
-  const json = JSON.stringify(value);
+/** A record of the snapshot held as its JSON text, not yet parsed; only its id is known. */
+export class RawRecord {
+  constructor(
+    readonly id: string,
+    readonly text: string,
+  ) {}
+}
+
+/** `{"id":"…",` at the start of a record line: the id, when it needs no unescaping. */
+const RAW_ID = /^\{"id":"([^"\\]*)",/;
+
+/** JSON text with every non-ASCII character escaped (`\u00fc`): the same value, ASCII bytes. */
+function asciiText(json: string): string {
   return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`) : json;
+}
+
+/** JSON with every non-ASCII character escaped: the same value, ASCII bytes. */
+export function asciiJson(value: unknown): string {
+  return asciiText(JSON.stringify(value));
+}
+
+/** A record's line: a RawRecord's own text, unchanged, or the record as ASCII JSON. */
+function recordJson(record: unknown): string {
+  return record instanceof RawRecord ? asciiText(record.text) : asciiJson(record);
 }
 
 /**
@@ -52,7 +75,7 @@ export async function writeSnapshot(file: FileHandle, header: Record<string, unk
     }
     buffer += `,\n${JSON.stringify(name)}:[`;
     for (let i = 0; i < value.length; i++) {
-      buffer += (i === 0 ? '\n' : ',\n') + asciiJson(value[i]);
+      buffer += (i === 0 ? '\n' : ',\n') + recordJson(value[i]);
       if (i % WRITE_CHUNK_RECORDS === WRITE_CHUNK_RECORDS - 1) {
         await file.write(buffer);
         buffer = '';
@@ -72,14 +95,15 @@ export interface SnapshotRead {
 
 /**
  * Reads and parses the snapshot: a chunk at a time when it is in the layout above, else whole.
- * Throws what readFile throws (ENOENT when there is none) and JSON.parse's error for a file
- * that is not valid JSON.
+ * In the line layout the records of the `lazy` collections are RawRecords (a file read whole
+ * has none). Throws what readFile throws (ENOENT when there is none) and JSON.parse's error
+ * for a file that is not valid JSON.
  */
-export async function readSnapshot(path: string): Promise<SnapshotRead> {
+export async function readSnapshot(path: string, lazy: ReadonlySet<string> = new Set()): Promise<SnapshotRead> {
   const handle = await open(path, 'r');
   let streamed: SnapshotRead | null;
   try {
-    streamed = await readLines(handle);
+    streamed = await readLines(handle, lazy);
   } finally {
     await handle.close();
   }
@@ -98,17 +122,20 @@ interface LineState {
   /** Whether the last record line ended with a comma (so another record must follow). */
   comma: boolean;
   done: boolean;
+  /** The collections whose records are kept as RawRecords, and whether the current one is. */
+  lazy: ReadonlySet<string>;
+  raw: boolean;
 }
 
 /**
  * The document, when the file is in the line layout; null when it is not (the caller then
  * parses it whole, which also reports any damage the way JSON.parse does).
  */
-async function readLines(handle: FileHandle): Promise<SnapshotRead | null> {
+async function readLines(handle: FileHandle, lazy: ReadonlySet<string>): Promise<SnapshotRead | null> {
   let buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
   let filled = 0;
   let total = 0;
-  const state: LineState = { document: null, records: null, comma: false, done: false };
+  const state: LineState = { document: null, records: null, comma: false, done: false, lazy, raw: false };
   for (;;) {
     if (filled === buffer.length) {
       // No line break in the first chunk: an older single-line snapshot, read whole instead.
@@ -163,7 +190,15 @@ function takeLine(state: LineState, line: string): boolean {
     }
     if (!state.comma && state.records.length > 0) return false;
     state.comma = line.endsWith(',');
-    const record = parseOrNull(state.comma ? line.slice(0, -1) : line);
+    const text = state.comma ? line.slice(0, -1) : line;
+    if (state.raw) {
+      // Not parsed: a line that does not even look like a record sends the file to JSON.parse.
+      const id = RAW_ID.exec(text)?.[1];
+      if (id === undefined || !text.endsWith('}')) return false;
+      state.records.push(new RawRecord(id, text));
+      return true;
+    }
+    const record = parseOrNull(text);
     if (record === undefined) return false;
     state.records.push(record);
     return true;
@@ -178,6 +213,7 @@ function takeLine(state: LineState, line: string): boolean {
   const records: unknown[] = [];
   state.document[match[1]!] = records;
   state.records = match[2] === undefined ? records : null;
+  state.raw = state.lazy.has(match[1]!);
   state.comma = match[2] === undefined ? false : match[3] === ',';
   return true;
 }

@@ -13,6 +13,7 @@ import { ApiError } from '../errors.js';
 import { JournaledJsonFile, type JournalOp } from './journal-file.js';
 import { acquireLock } from './lock.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
+import { RawRecord } from './snapshot.js';
 
 /** The version of the file's layout; a newer file is refused, never overwritten. */
 export const SCHEMA_VERSION = 1;
@@ -46,6 +47,13 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
   keyShares: (share) => `${share.walletId}:${share.shareIndex}`,
   delegatedSessions: (session) => `hash:${session.tokenHash}`,
 };
+
+/**
+ * Collections whose records stay unparsed (their snapshot line's text) until first asked for.
+ * Wallets are most of db.json's bytes, yet only a user's own wallet calls read one, so a start
+ * does not parse (nor collect the garbage of) 100,000 of them.
+ */
+const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['wallets']);
 
 interface Deferred {
   promise: Promise<void>;
@@ -88,10 +96,13 @@ function sortedPosition(list: AnyRecord[], record: AnyRecord): number {
 /**
  * One collection's records and indexes. Only the id index is built when the store is read
  * from disk; the tenant and unique-key indexes are built on first use and then kept up to
- * date, so a start does not pay for indexes a run may never ask for.
+ * date, so a start does not pay for indexes a run may never ask for. Records of a lazy
+ * collection are held as RawRecords until first read, each then parsed once and kept.
  */
 class Collection<T extends AnyRecord> {
-  readonly byId = new Map<string, T>();
+  readonly #byId = new Map<string, T | RawRecord>();
+  /** How many records are still RawRecords. */
+  #unparsed = 0;
   #byTenant: Map<string, Map<string, T>> | null = null;
   #byKey: Map<string, string> | null = null;
   /** Per tenant, newest first; built on first use, then kept up to date. */
@@ -102,12 +113,50 @@ class Collection<T extends AnyRecord> {
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
 
   /** Adds a record read from the disk, before anything has asked for an index. */
-  load(record: T): void {
-    this.byId.set(record.id, record);
+  load(record: T | RawRecord): void {
+    if (this.#byId.get(record.id) instanceof RawRecord) this.#unparsed -= 1;
+    if (record instanceof RawRecord) this.#unparsed += 1;
+    this.#byId.set(record.id, record);
+  }
+
+  get size(): number {
+    return this.#byId.size;
+  }
+
+  has(id: string): boolean {
+    return this.#byId.has(id);
+  }
+
+  get(id: string): T | undefined {
+    const held = this.#byId.get(id);
+    return held instanceof RawRecord ? this.#parse(held) : held;
+  }
+
+  /** Every record, in insertion order (parsing any still held as text). */
+  values(): IterableIterator<T> {
+    return this.#unparsed === 0 ? (this.#byId.values() as IterableIterator<T>) : this.#parsedValues();
+  }
+
+  *#parsedValues(): IterableIterator<T> {
+    for (const held of this.#byId.values()) yield held instanceof RawRecord ? this.#parse(held) : held;
+  }
+
+  /** Every record as held, unparsed ones as RawRecords: what a snapshot writes back. */
+  held(): Array<T | RawRecord> {
+    return [...this.#byId.values()];
+  }
+
+  /** Parses a record held as text and keeps it in its place (set on a present key keeps the order). */
+  #parse(raw: RawRecord): T {
+    const record = JSON.parse(raw.text) as T;
+    if (record.id !== raw.id) throw new Error(`the stored record ${raw.id} holds id ${record.id}`);
+    this.#byId.set(raw.id, record);
+    this.#unparsed -= 1;
+    return record;
   }
 
   add(record: T): void {
-    this.byId.set(record.id, record);
+    this.#byId.set(record.id, record);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       if (this.#byTenant) addToTenant(this.#byTenant, record);
@@ -118,7 +167,7 @@ class Collection<T extends AnyRecord> {
   }
 
   delete(record: T): void {
-    this.byId.delete(record.id);
+    this.#byId.delete(record.id);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       this.#byTenant?.get(record.tenantId)?.delete(record.id);
@@ -134,7 +183,8 @@ class Collection<T extends AnyRecord> {
   }
 
   clear(): void {
-    this.byId.clear();
+    this.#byId.clear();
+    this.#unparsed = 0;
     this.#byTenant = null;
     this.#byKey = null;
     this.sorted.clear();
@@ -144,7 +194,7 @@ class Collection<T extends AnyRecord> {
   ofTenant(tenantId: string): Map<string, T> | undefined {
     if (!this.#byTenant) {
       this.#byTenant = new Map();
-      for (const record of this.byId.values()) if (record.tenantId !== undefined) addToTenant(this.#byTenant, record);
+      for (const record of this.values()) if (record.tenantId !== undefined) addToTenant(this.#byTenant, record);
     }
     return this.#byTenant.get(tenantId);
   }
@@ -153,7 +203,7 @@ class Collection<T extends AnyRecord> {
   idOfKey(key: string): string | undefined {
     if (!this.#byKey) {
       this.#byKey = new Map();
-      for (const record of this.byId.values()) this.#addKey(this.#byKey, record);
+      for (const record of this.values()) this.#addKey(this.#byKey, record);
     }
     return this.#byKey.get(key);
   }
@@ -222,7 +272,7 @@ export class Store {
     const release = acquireLock(dataDir);
     try {
       const path = join(dataDir, DATA_FILE);
-      const db = new Low<StoreDocument>(new JournaledJsonFile<StoreDocument>(path), emptyDocument());
+      const db = new Low<StoreDocument>(new JournaledJsonFile<StoreDocument>(path, { lazy: LAZY_COLLECTIONS }), emptyDocument());
       let raw: unknown;
       try {
         raw = await db.adapter.read();
@@ -245,17 +295,18 @@ export class Store {
   #load(document: StoreDocument): void {
     for (const name of COLLECTION_NAMES) {
       const collection = this.#collections[name] as unknown as Collection<AnyRecord>;
-      for (const record of document[name] as AnyRecord[]) collection.load(record);
+      // A lazy collection's records may be RawRecords (see LAZY_COLLECTIONS).
+      for (const record of document[name] as Array<AnyRecord | RawRecord>) collection.load(record);
     }
   }
 
   get<K extends CollectionName>(name: K, id: string): CollectionTypes[K] | undefined {
-    return this.#collections[name].byId.get(id);
+    return this.#collections[name].get(id);
   }
 
   /** A record of the tenant, or undefined: another tenant's record is as good as absent (D3). */
   getOwned<K extends CollectionName>(name: K, tenantId: string, id: string): CollectionTypes[K] | undefined {
-    const record = this.#collections[name].byId.get(id);
+    const record = this.#collections[name].get(id);
     return record !== undefined && (record as AnyRecord).tenantId === tenantId ? record : undefined;
   }
 
@@ -263,12 +314,12 @@ export class Store {
   findByKey<K extends CollectionName>(name: K, key: string): CollectionTypes[K] | undefined {
     const collection = this.#collections[name];
     const id = collection.idOfKey(key);
-    return id === undefined ? undefined : collection.byId.get(id);
+    return id === undefined ? undefined : collection.get(id);
   }
 
   /** Every record of a collection, in insertion order. */
   all<K extends CollectionName>(name: K): IterableIterator<CollectionTypes[K]> {
-    return this.#collections[name].byId.values();
+    return this.#collections[name].values();
   }
 
   /** Every record of one tenant, newest first then id (D7); a live view: do not change it. */
@@ -289,7 +340,7 @@ export class Store {
 
   count<K extends CollectionName>(name: K, tenantId?: string): number {
     const collection = this.#collections[name];
-    return tenantId === undefined ? collection.byId.size : (collection.ofTenant(tenantId)?.size ?? 0);
+    return tenantId === undefined ? collection.size : (collection.ofTenant(tenantId)?.size ?? 0);
   }
 
   /**
@@ -322,7 +373,7 @@ export class Store {
 
   insert<K extends CollectionName>(name: K, record: CollectionTypes[K]): CollectionTypes[K] {
     const collection = this.#collections[name];
-    if (collection.byId.has(record.id)) throw new Error(`duplicate id ${record.id} in ${name}`);
+    if (collection.has(record.id)) throw new Error(`duplicate id ${record.id} in ${name}`);
     collection.add(record);
     this.#ops.push(['put', name, record]);
     return record;
@@ -331,7 +382,7 @@ export class Store {
   /** Replaces a record with a patched copy (records are never mutated in place). */
   update<K extends CollectionName>(name: K, id: string, patch: Partial<CollectionTypes[K]>): CollectionTypes[K] {
     const collection = this.#collections[name];
-    const current = collection.byId.get(id);
+    const current = collection.get(id);
     if (!current) throw new Error(`no ${name} record ${id}`);
     const next = { ...current, ...patch, id: current.id } as CollectionTypes[K];
     collection.delete(current);
@@ -342,7 +393,7 @@ export class Store {
 
   remove<K extends CollectionName>(name: K, id: string): boolean {
     const collection = this.#collections[name];
-    const current = collection.byId.get(id);
+    const current = collection.get(id);
     if (!current) return false;
     collection.delete(current);
     this.#ops.push(['del', name, id]);
@@ -483,7 +534,7 @@ export class Store {
   #snapshot(): StoreDocument {
     const document = { schemaVersion: SCHEMA_VERSION } as StoreDocument;
     for (const name of COLLECTION_NAMES) {
-      (document as Record<string, unknown>)[name] = [...this.#collections[name].byId.values()];
+      (document as Record<string, unknown>)[name] = this.#collections[name].held();
     }
     return document;
   }

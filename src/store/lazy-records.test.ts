@@ -1,0 +1,154 @@
+/**
+ * Records of a lazy collection (wallets) are held as their snapshot line's text until first
+ * read: the store's API answers exactly as if they had been parsed on open, the journal
+ * replays over them, and a compaction writes a never-read record back byte for byte.
+ */
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDataDir } from '../test-support/harness.js';
+import type { WalletRecord } from './records.js';
+import { DATA_FILE, Store } from './store.js';
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const TENANT = 'ten_lazy';
+const OTHER_TENANT = 'ten_other';
+
+function wallet(n: number, tenantId = TENANT): WalletRecord {
+  return {
+    id: `wal_lazy${n}`,
+    tenantId,
+    userId: `usr_lazy${n}`,
+    publicKey: n.toString(16).padStart(64, '0'),
+    shares: `iv${n}.tag${n}.data${n}`,
+    claimedAt: null,
+    createdAt: `2026-01-0${n}T00:00:00.000Z`,
+  };
+}
+
+/**
+ * A data dir whose snapshot holds `wallets` in the line layout. Each line is written with
+ * a space after every comma, as no svc writes it, so a line written back unparsed shows.
+ */
+function dataDirWith(wallets: WalletRecord[]): string {
+  const dir = tempDataDir();
+  dirs.push(dir);
+  const lines = wallets.map((record) => JSON.stringify(record).replaceAll('","', '", "'));
+  writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${lines.join(',\n')}\n],\n"users":[]\n}\n`);
+  return dir;
+}
+
+const rawLine = (record: WalletRecord) => JSON.stringify(record).replaceAll('","', '", "');
+const snapshotText = (dir: string) => readFileSync(join(dir, DATA_FILE), 'latin1');
+
+/** The store as the next server would open a copy of the dir now (snapshot and journal). */
+async function reopenCopy(dir: string): Promise<Store> {
+  const copy = tempDataDir();
+  dirs.push(copy);
+  cpSync(dir, copy, { recursive: true });
+  return (await Store.open({ dataDir: copy })).store;
+}
+
+describe('lazily parsed wallet records', () => {
+  const wallets = [wallet(1), wallet(2, OTHER_TENANT), wallet(3), wallet(4)];
+
+  it('answer get, getOwned, all, newestFirst, ofTenant and count as parsed records', async () => {
+    const { store } = await Store.open({ dataDir: dataDirWith(wallets) });
+    try {
+      expect(store.count('wallets')).toBe(4);
+      expect(store.get('wallets', 'wal_lazy3')).toEqual(wallets[2]);
+      expect(store.get('wallets', 'wal_lazy3')).toBe(store.get('wallets', 'wal_lazy3'));
+      expect(store.get('wallets', 'wal_nope')).toBeUndefined();
+      expect(store.getOwned('wallets', OTHER_TENANT, 'wal_lazy1')).toBeUndefined();
+      expect(store.getOwned('wallets', TENANT, 'wal_lazy1')).toEqual(wallets[0]);
+      expect([...store.all('wallets')]).toEqual(wallets);
+      expect(store.newestFirst('wallets', TENANT).map((w) => w.id)).toEqual(['wal_lazy4', 'wal_lazy3', 'wal_lazy1']);
+      expect(store.ofTenant('wallets', OTHER_TENANT)).toEqual([wallets[1]]);
+      expect(store.count('wallets', TENANT)).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('write a never-read record back unchanged at compaction, and a read or changed one as JSON', async () => {
+    const dir = dataDirWith(wallets);
+    const { store } = await Store.open({ dataDir: dir });
+    store.get('wallets', 'wal_lazy1');
+    await store.write(() => store.update('wallets', 'wal_lazy3', { claimedAt: '2026-02-01T00:00:00.000Z' }));
+    await store.compact();
+    const text = snapshotText(dir);
+    expect(text).toContain(rawLine(wallets[1]!));
+    expect(text).toContain(rawLine(wallets[3]!));
+    expect(text).toContain(JSON.stringify(wallets[0]));
+    expect(text).toContain(JSON.stringify({ ...wallets[2], claimedAt: '2026-02-01T00:00:00.000Z' }));
+    await store.close();
+    const { store: again } = await Store.open({ dataDir: dir });
+    // An update moves the record to the end of insertion order, lazily held or not.
+    expect([...again.all('wallets')]).toEqual([wallets[0], wallets[1], wallets[3], { ...wallets[2], claimedAt: '2026-02-01T00:00:00.000Z' }]);
+    await again.close();
+  });
+
+  it('update and remove a never-read record, and the journal replays over unparsed ones', async () => {
+    const dir = dataDirWith(wallets);
+    const { store } = await Store.open({ dataDir: dir });
+    const claimedAt = '2026-02-02T00:00:00.000Z';
+    const updated = await store.write(() => store.update('wallets', 'wal_lazy2', { claimedAt }));
+    expect(updated).toEqual({ ...wallets[1], claimedAt });
+    expect(await store.write(() => store.remove('wallets', 'wal_lazy4'))).toBe(true);
+    await store.write(() => store.insert('wallets', wallet(5)));
+    const expected = [wallets[0], wallets[2], { ...wallets[1], claimedAt }, wallet(5)];
+    expect([...store.all('wallets')]).toEqual(expected);
+    expect(store.newestFirst('wallets', TENANT).map((w) => w.id)).toEqual(['wal_lazy5', 'wal_lazy3', 'wal_lazy1']);
+
+    // A crash now: the snapshot still holds the four, the journal the three changes.
+    const replayed = await reopenCopy(dir);
+    expect(replayed.count('wallets')).toBe(4);
+    expect(replayed.get('wallets', 'wal_lazy4')).toBeUndefined();
+    const byId = (a?: { id?: string }, b?: { id?: string }) => (a?.id ?? '').localeCompare(b?.id ?? '');
+    expect([...replayed.all('wallets')].sort(byId)).toEqual([...expected].sort(byId));
+    await replayed.close();
+    await store.close();
+  });
+
+  it('are emptied by a reset, and a reset reaches the disk', async () => {
+    const dir = dataDirWith(wallets);
+    const { store } = await Store.open({ dataDir: dir });
+    await store.write(() => {
+      store.clear();
+      store.insert('wallets', wallet(6));
+    });
+    expect([...store.all('wallets')]).toEqual([wallet(6)]);
+    expect(store.count('wallets')).toBe(1);
+    expect(store.get('wallets', 'wal_lazy1')).toBeUndefined();
+    const replayed = await reopenCopy(dir);
+    expect([...replayed.all('wallets')]).toEqual([wallet(6)]);
+    await replayed.close();
+    await store.close();
+  });
+
+  it('keep non-ASCII text intact, and write it back as ASCII', async () => {
+    const named = { ...wallet(7), userId: 'usr_müller' };
+    const dir = dataDirWith([named, wallet(8)]);
+    const { store } = await Store.open({ dataDir: dir });
+    await store.compact();
+    await store.close();
+    expect(readFileSync(join(dir, DATA_FILE)).every((byte) => byte < 0x80)).toBe(true);
+    const { store: again } = await Store.open({ dataDir: dir });
+    expect(again.get('wallets', named.id)).toEqual(named);
+    await again.close();
+  });
+
+  it('open a snapshot whose wallet lines do not start with the id (the file is then parsed whole)', async () => {
+    const dir = dataDirWith([]);
+    const { tenantId, ...rest } = wallet(9);
+    const odd = { tenantId, ...rest };
+    writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(odd)}\n]\n}\n`);
+    const { store } = await Store.open({ dataDir: dir });
+    expect([...store.all('wallets')]).toEqual([wallet(9)]);
+    await store.close();
+  });
+});
