@@ -13,6 +13,9 @@ import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
+/** Whether journal writes are synchronous (O_DSYNC, where the platform has it; not on Windows). */
+export const SYNCED_WRITES = typeof constants.O_DSYNC === 'number';
+
 /** One operation of a batch: put a whole record, delete one by id, or empty every collection. */
 export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
 
@@ -95,7 +98,9 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
     const line = `${JSON.stringify({ s: this.#seq + 1, o: ops } satisfies JournalBatch)}\n`;
     await this.#withJournal(async (journal) => {
       await journal.write(line);
-      await journal.datasync();
+      // With O_DSYNC the write itself returns only once the data is on disk: one round
+      // trip to the thread pool per batch instead of two, which is what a waiting writer sees.
+      if (!SYNCED_WRITES) await journal.datasync();
     });
     this.#seq += 1;
     this.#journalBytes += Buffer.byteLength(line);
@@ -161,7 +166,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   }
 
   async #openJournal(): Promise<FileHandle> {
-    const handle = await open(this.journalPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
+    const handle = await open(this.journalPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (SYNCED_WRITES ? constants.O_DSYNC : 0), 0o644);
     try {
       if ((await handle.stat()).size !== this.#journalBytes) await handle.truncate(this.#journalBytes);
       await syncDirectory(this.#dir);

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, tempDataDir } from '../test-support/harness.js';
-import { JournaledJsonFile } from './journal-file.js';
+import { JournaledJsonFile, SYNCED_WRITES } from './journal-file.js';
 import { LOCK_FILE } from './lock.js';
 import type { AppRecord } from './records.js';
 import { DATA_FILE, SCHEMA_VERSION, Store, StoreOpenError } from './store.js';
@@ -49,11 +49,14 @@ async function afterCrash(dir: string): Promise<Store> {
 }
 
 /** FileHandle's prototype, to count (or fail) the fsyncs every durable write ends with. */
-async function fileHandlePrototype(): Promise<{ datasync(): Promise<void> }> {
+async function fileHandlePrototype(): Promise<{ datasync(): Promise<void>; write(data: string): Promise<unknown> }> {
   const handle = await open(import.meta.filename, 'r');
   await handle.close();
-  return Object.getPrototypeOf(handle) as { datasync(): Promise<void> };
+  return Object.getPrototypeOf(handle) as { datasync(): Promise<void>; write(data: string): Promise<unknown> };
 }
+
+/** The call that makes a journal append durable: the write itself under O_DSYNC, else the fdatasync after it. */
+const DURABLE_STEP = SYNCED_WRITES ? 'write' : 'datasync';
 
 describe('Store writes', () => {
   it('opens an empty dir as new, and settles each write only once a crash could not lose it', async () => {
@@ -82,7 +85,7 @@ describe('Store writes', () => {
     const dir = freshDir();
     const { store } = await Store.open({ dataDir: dir });
     await store.write(() => store.insert('apps', app()));
-    const fsyncs = vi.spyOn(await fileHandlePrototype(), 'datasync');
+    const fsyncs = vi.spyOn(await fileHandlePrototype(), DURABLE_STEP);
     const records = Array.from({ length: 100 }, () => app());
     await Promise.all(records.map((record) => store.write(() => store.insert('apps', record))));
     expect(fsyncs.mock.calls.length).toBeGreaterThanOrEqual(1);
@@ -225,8 +228,11 @@ describe('a disk that fails writes', () => {
     const svc = await startTestEmulator({ dataDir: freshDir() });
     try {
       expect((await svc.request('GET', '/readyz', { key: null })).body.data).toEqual({ status: 'ready', store: 'file' });
-      // Root ignores file modes, so the failure is injected where every durable write ends: the fsync.
-      const fsync = vi.spyOn(await fileHandlePrototype(), 'datasync').mockRejectedValue(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      // Root ignores file modes, so the failure is injected where durable writes happen: every
+      // write and fdatasync of a file handle fails, as on a disk that has gone away.
+      const eio = (call: string) => Object.assign(new Error(`EIO: i/o error, ${call}`), { code: 'EIO' });
+      const prototype = await fileHandlePrototype();
+      const failures = [vi.spyOn(prototype, 'datasync').mockRejectedValue(eio('fdatasync')), vi.spyOn(prototype, 'write').mockRejectedValue(eio('write'))];
       const refused = await svc.request('POST', '/apps', { body: { name: 'Unwritten' } });
       expect(refused.status).toBe(503);
       expect(refused.body).toMatchObject({ code: 'store_unavailable', details: [] });
@@ -238,7 +244,7 @@ describe('a disk that fails writes', () => {
       }
       expect((await svc.request('GET', '/healthz', { key: null })).status).toBe(200);
 
-      fsync.mockRestore();
+      for (const failure of failures) failure.mockRestore();
       expect((await svc.request('GET', '/readyz', { key: null })).status).toBe(200);
       const accepted = await svc.request('POST', '/apps', { body: { name: 'Written' } });
       expect(accepted.status).toBe(201);

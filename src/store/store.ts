@@ -148,7 +148,13 @@ class Collection<T extends AnyRecord> {
 
   /** Parses a record held as text and keeps it in its place (set on a present key keeps the order). */
   #parse(raw: RawRecord): T {
-    const record = JSON.parse(raw.text) as T;
+    let record: T;
+    try {
+      record = JSON.parse(raw.text) as T;
+    } catch (error) {
+      // Only a hand edit of db.json gets here (svc writes whole lines); say where, in the server log.
+      throw new Error(`the record ${raw.id} in db.json is not valid JSON (${(error as Error).message}); fix that line or restore the file`);
+    }
     if (record.id !== raw.id) throw new Error(`the stored record ${raw.id} holds id ${record.id}`);
     this.#byId.set(raw.id, record);
     this.#unparsed -= 1;
