@@ -15,7 +15,7 @@ import { TRUST_LEVELS } from '../../src/store/records.js';
 export const CACHE_DIR = fileURLToPath(new URL('../.cache', import.meta.url));
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
 export const ACME_TENANT = 'ten_acme0000000000000001';
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 const FIRST_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
 
 /** A data dir with the default fixture plus `count` more Acme users; made once, then cached. */
