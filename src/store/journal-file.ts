@@ -13,8 +13,12 @@ import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { readSnapshot, writeSnapshot } from './snapshot.js';
 
-/** Whether journal writes are synchronous (O_DSYNC, where the platform has it; not on Windows). */
-export const SYNCED_WRITES = typeof constants.O_DSYNC === 'number';
+/**
+ * Whether journal writes are synchronous (O_DSYNC). Only on Linux, where it is as strong as
+ * fdatasync; on macOS fdatasync means F_FULLFSYNC (through the drive's cache) and O_DSYNC
+ * does not, and Windows has no O_DSYNC.
+ */
+export const SYNCED_WRITES = process.platform === 'linux' && typeof constants.O_DSYNC === 'number';
 
 /** One operation of a batch: put a whole record, delete one by id, or empty every collection. */
 export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
@@ -96,14 +100,17 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async append(ops: JournalOp[]): Promise<void> {
     if (ops.length === 0) return;
     const line = `${JSON.stringify({ s: this.#seq + 1, o: ops } satisfies JournalBatch)}\n`;
+    const bytes = Buffer.from(line);
     await this.#withJournal(async (journal) => {
-      await journal.write(line);
+      const { bytesWritten } = await journal.write(bytes);
+      // A short write (a full disk) fails the batch; the next open cuts the partial line off.
+      if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to the journal (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
       // With O_DSYNC the write itself returns only once the data is on disk: one round
       // trip to the thread pool per batch instead of two, which is what a waiting writer sees.
       if (!SYNCED_WRITES) await journal.datasync();
     });
     this.#seq += 1;
-    this.#journalBytes += Buffer.byteLength(line);
+    this.#journalBytes += bytes.byteLength;
   }
 
   /**

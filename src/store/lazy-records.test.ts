@@ -151,4 +151,32 @@ describe('lazily parsed wallet records', () => {
     expect([...store.all('wallets')]).toEqual([wallet(9)]);
     await store.close();
   });
+
+  it('read two records on one line, or a nested object, as JSON.parse does (the file is then parsed whole)', async () => {
+    const dir = dataDirWith([]);
+    const { shares: _shares, ...rest } = wallet(2);
+    const legacy = { ...rest, serverShare: { iv: 'aXY=', tag: 'dGFn', data: 'ZGF0YQ==' } }; // sealed as an object, as svc once did
+    writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(wallet(1))},${JSON.stringify(legacy)},\n${JSON.stringify(wallet(3))}\n]\n}\n`);
+    const { store } = await Store.open({ dataDir: dir });
+    expect(store.count('wallets')).toBe(3);
+    expect(store.get('wallets', 'wal_lazy1')).toEqual(wallet(1));
+    expect(store.get('wallets', 'wal_lazy2')).toEqual(legacy);
+    expect(store.get('wallets', 'wal_lazy3')).toEqual(wallet(3));
+    await store.close();
+  });
+
+  it('report a wallet line broken by a hand edit when first read, and never keep an index half built', async () => {
+    const dir = dataDirWith([wallet(1), wallet(2)]);
+    const text = snapshotText(dir).replace('"claimedAt":null', '"claimedAt":nul');
+    expect(text).not.toBe(snapshotText(dir));
+    writeFileSync(join(dir, DATA_FILE), text);
+    const { store } = await Store.open({ dataDir: dir });
+    expect(store.get('wallets', 'wal_lazy2')).toEqual(wallet(2));
+    expect(() => store.get('wallets', 'wal_lazy1')).toThrow(/the record wal_lazy1 in db\.json is not valid JSON/);
+    // Every later use that needs all the tenant's wallets fails the same way, never with a partial answer.
+    for (let i = 0; i < 2; i++) expect(() => store.ofTenant('wallets', TENANT)).toThrow(/wal_lazy1/);
+    await store.close();
+    // The broken line is written back as it was, for the person who broke it to mend.
+    expect(snapshotText(dir)).toContain('"claimedAt":nul,');
+  });
 });

@@ -77,14 +77,21 @@ export async function writeSnapshot(file: FileHandle, header: Record<string, unk
     for (let i = 0; i < value.length; i++) {
       buffer += (i === 0 ? '\n' : ',\n') + recordJson(value[i]);
       if (i % WRITE_CHUNK_RECORDS === WRITE_CHUNK_RECORDS - 1) {
-        await file.write(buffer);
+        await writeWhole(file, buffer);
         buffer = '';
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
     buffer += value.length === 0 ? ']' : '\n]';
   }
-  await file.write(`${buffer}\n}\n`);
+  await writeWhole(file, `${buffer}\n}\n`);
+}
+
+/** Writes all of `text` or throws: a short write (a full disk) must never become a shorter snapshot. */
+async function writeWhole(file: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text);
+  const { bytesWritten } = await file.write(bytes);
+  if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to the snapshot (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
 }
 
 /** What `readSnapshot` found: the parsed value and the file's size. */
@@ -193,8 +200,10 @@ function takeLine(state: LineState, line: string): boolean {
     const text = state.comma ? line.slice(0, -1) : line;
     if (state.raw) {
       // Not parsed: a line that does not even look like a record sends the file to JSON.parse.
+      // One flat record per line: its only braces are its own (a nested object or a second
+      // record on the line, both valid JSON, go to JSON.parse, which reads them right).
       const id = RAW_ID.exec(text)?.[1];
-      if (id === undefined || !text.endsWith('}')) return false;
+      if (id === undefined || text.indexOf('}') !== text.length - 1 || text.indexOf('{', 1) !== -1) return false;
       state.records.push(new RawRecord(id, text));
       return true;
     }

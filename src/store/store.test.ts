@@ -97,6 +97,52 @@ describe('Store writes', () => {
     await store.close();
   });
 
+  it('settles every write that a compaction starting meanwhile interrupts, and keeps them all', async () => {
+    const dir = freshDir();
+    const { store } = await Store.open({ dataDir: dir });
+    await store.write(() => store.insert('apps', app()));
+    const records = Array.from({ length: 200 }, () => app());
+    // Writes go on across event-loop turns while the compaction rotates the journal: a flush
+    // scheduled before the rotation must wait for it rather than append to a closing file.
+    const compaction = store.compact();
+    const writes: Array<Promise<unknown>> = [];
+    for (const [i, record] of records.entries()) {
+      writes.push(store.write(() => store.insert('apps', record)));
+      if (i % 10 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    await expect(Promise.all(writes)).resolves.toHaveLength(200);
+    await compaction;
+    const crashed = await afterCrash(dir);
+    for (const record of records) expect(crashed.get('apps', record.id)).toBeDefined();
+    await crashed.close();
+    await store.close();
+  });
+
+  it('fails a batch the disk took only part of, and keeps the journal whole', async () => {
+    const dir = freshDir();
+    const { store } = await Store.open({ dataDir: dir });
+    const kept = app();
+    await store.write(() => store.insert('apps', kept));
+    const prototype = await fileHandlePrototype();
+    const realWrite = prototype.write;
+    // A full disk: the journal takes all but the last byte of the line.
+    const short = vi.spyOn(prototype, 'write').mockImplementationOnce(async function (this: unknown, data: unknown) {
+      const bytes = data as Buffer;
+      const { bytesWritten } = (await realWrite.call(this, bytes.subarray(0, bytes.byteLength - 1) as never)) as { bytesWritten: number };
+      return { bytesWritten, buffer: bytes };
+    });
+    const lost = app();
+    await expect(store.write(() => store.insert('apps', lost))).rejects.toMatchObject({ code: 'store_unavailable' });
+    short.mockRestore();
+    const after = app();
+    await store.write(() => store.insert('apps', after));
+    const crashed = await afterCrash(dir);
+    expect(crashed.get('apps', kept.id)).toBeDefined();
+    expect(crashed.get('apps', after.id)).toBeDefined();
+    await crashed.close();
+    await store.close();
+  });
+
   it('keeps updates, removes and unique keys through a reopen', async () => {
     const dir = freshDir();
     const first = await Store.open({ dataDir: dir });

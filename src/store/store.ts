@@ -199,8 +199,10 @@ class Collection<T extends AnyRecord> {
   /** One tenant's records by id, in insertion order. */
   ofTenant(tenantId: string): Map<string, T> | undefined {
     if (!this.#byTenant) {
-      this.#byTenant = new Map();
-      for (const record of this.values()) if (record.tenantId !== undefined) addToTenant(this.#byTenant, record);
+      // Built aside and kept only when whole: a record that fails to parse must not leave it half built.
+      const byTenant = new Map<string, Map<string, T>>();
+      for (const record of this.values()) if (record.tenantId !== undefined) addToTenant(byTenant, record);
+      this.#byTenant = byTenant;
     }
     return this.#byTenant.get(tenantId);
   }
@@ -208,8 +210,9 @@ class Collection<T extends AnyRecord> {
   /** The id of the record that holds a unique key. */
   idOfKey(key: string): string | undefined {
     if (!this.#byKey) {
-      this.#byKey = new Map();
-      for (const record of this.values()) this.#addKey(this.#byKey, record);
+      const byKey = new Map<string, string>();
+      for (const record of this.values()) this.#addKey(byKey, record);
+      this.#byKey = byKey;
     }
     return this.#byKey.get(key);
   }
@@ -508,6 +511,8 @@ export class Store {
   }
 
   async #flush(): Promise<void> {
+    // A compaction rotating the journal holds #writing; it reschedules this flush when done.
+    if (this.#writing) return;
     const batch = this.#next;
     if (!batch) return;
     this.#next = null;
