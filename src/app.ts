@@ -71,10 +71,12 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     let built: Response | undefined;
     c.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
       const init = typeof arg === 'object' ? arg : undefined;
-      built = new Response(JSON.stringify(object), {
-        status: typeof arg === 'number' ? arg : (init?.status ?? 200),
-        headers: { 'content-type': JSON_CONTENT_TYPE, ...headers, ...(init?.headers as Record<string, string> | undefined), ...extra },
-      });
+      const all: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...headers };
+      // Names are lowercased so that `Retry-After` given here replaces, never doubles, a `retry-after` set before.
+      for (const more of [init?.headers as Record<string, string> | undefined, extra]) {
+        if (more) for (const name in more) all[name.toLowerCase()] = more[name]!;
+      }
+      built = new Response(JSON.stringify(object), { status: typeof arg === 'number' ? arg : (init?.status ?? 200), headers: all });
       return built;
     }) as typeof c.json;
     await next();

@@ -3,6 +3,9 @@
  * envelope, an injected fault, HTML from the dashboard, an empty answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from './app.js';
+import { setResponseHeader } from './middleware/context.js';
+import { createRuntime } from './runtime.js';
 import { startTestEmulator, type TestEmulator } from './test-support/harness.js';
 
 describe('response headers', () => {
@@ -53,6 +56,19 @@ describe('response headers', () => {
     const after = await svc.request('GET', '/apps');
     expect(after.status).toBe(200);
     expect(after.headers.get('x-svc-fault')).toBeNull();
+  });
+
+  it('a header set early and given again in other case is sent once, with the later value', async () => {
+    const rt = await createRuntime({ inMemory: true });
+    const app = createApp(rt);
+    app.get('/twice', (c) => {
+      setResponseHeader(c, 'retry-after', '1');
+      return c.json({ ok: true }, 429, { 'Retry-After': '2' });
+    });
+    const response = await app.request('/twice');
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('2');
+    await rt.close();
   });
 
   it('HTML and empty answers carry the request id too', async () => {
