@@ -52,6 +52,25 @@ export function Card({ title, actions, children, id }: { title: Child; actions?:
   );
 }
 
+/** A table column: its heading, and whether it holds numbers (right-aligned). An empty heading is a column of buttons. */
+export type Column = string | { label: string; num: true };
+
+/** A scrollable table with one heading row; the children are its body rows. */
+export function Table({ columns, children }: { columns: readonly Column[]; children?: Child }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (typeof column === 'string' ? <th>{column}</th> : <th class="num">{column.label}</th>))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Breadcrumbs above a page title. */
 export function Crumbs({ items }: { items: Array<{ href?: string; label: string }> }) {
   return (

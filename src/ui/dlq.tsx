@@ -1,7 +1,7 @@
 /** The DLQ (spec part 3, DESIGN D9): dead deliveries across tenants, each with Retry, and Retry all. */
 import type { Runtime } from '../runtime.js';
 import { deadLetters } from '../services/control.js';
-import { attemptOutcome, Badge, Card, Empty, PostButton, Time } from './components.js';
+import { attemptOutcome, Badge, Card, Empty, PostButton, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
 export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
@@ -19,56 +19,40 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
         {dead.length === 0 ? (
           <Empty>The DLQ is empty.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Delivery</th>
-                  <th>Tenant</th>
-                  <th>Webhook</th>
-                  <th>Event</th>
-                  <th class="num">Attempts</th>
-                  <th>Last failure</th>
-                  <th>Dead since</th>
-                  <th />
+          <Table columns={['Delivery', 'Tenant', 'Webhook', 'Event', { label: 'Attempts', num: true }, 'Last failure', 'Dead since', '']}>
+            {dead.map((delivery) => {
+              const webhook = rt.store.get('webhooks', delivery.webhookId);
+              const last = delivery.attempts.at(-1);
+              return (
+                <tr data-delivery={delivery.id}>
+                  <td>
+                    <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
+                      {delivery.id}
+                    </a>
+                  </td>
+                  <td class="nowrap">
+                    <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{rt.store.get('tenants', delivery.tenantId)?.name ?? delivery.tenantId}</a>
+                  </td>
+                  <td>
+                    <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook?.url}>
+                      {webhook?.url ?? delivery.webhookId}
+                    </a>
+                  </td>
+                  <td>
+                    <Badge value={delivery.eventType} tone="info" />
+                  </td>
+                  <td class="num">{delivery.attempts.length}</td>
+                  <td>{last ? attemptOutcome(last) : <span class="muted">—</span>}</td>
+                  <td>
+                    <Time iso={delivery.updatedAt} />
+                  </td>
+                  <td class="num">
+                    <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {dead.map((delivery) => {
-                  const webhook = rt.store.get('webhooks', delivery.webhookId);
-                  const last = delivery.attempts.at(-1);
-                  return (
-                    <tr data-delivery={delivery.id}>
-                      <td>
-                        <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
-                          {delivery.id}
-                        </a>
-                      </td>
-                      <td class="nowrap">
-                        <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{rt.store.get('tenants', delivery.tenantId)?.name ?? delivery.tenantId}</a>
-                      </td>
-                      <td>
-                        <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook?.url}>
-                          {webhook?.url ?? delivery.webhookId}
-                        </a>
-                      </td>
-                      <td>
-                        <Badge value={delivery.eventType} tone="info" />
-                      </td>
-                      <td class="num">{delivery.attempts.length}</td>
-                      <td>{last ? attemptOutcome(last) : <span class="muted">—</span>}</td>
-                      <td>
-                        <Time iso={delivery.updatedAt} />
-                      </td>
-                      <td class="num">
-                        <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </Table>
         )}
       </Card>
     </Layout>

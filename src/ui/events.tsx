@@ -1,9 +1,10 @@
 /** The event log (DESIGN D8, D11): every event recorded, newest first, by type and tenant. */
 import type { Runtime } from '../runtime.js';
 import { eventLog } from '../services/control.js';
+import { eventPayload } from '../services/events.js';
 import type { EventRecord } from '../store/records.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
-import { Badge, Card, Empty, Json, Pager, Time } from './components.js';
+import { Badge, Card, Empty, Json, Pager, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
 export const EVENTS_PAGE_SIZE = 50;
@@ -19,40 +20,26 @@ export function EventRows({ rt, events }: { rt: Runtime; events: EventRecord[] }
   const deliveriesByEvent = new Map<string, number>();
   for (const delivery of rt.store.all('deliveries')) deliveriesByEvent.set(delivery.eventId, (deliveriesByEvent.get(delivery.eventId) ?? 0) + 1);
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Time</th>
-            <th>Type</th>
-            <th>Tenant</th>
-            <th>Event id</th>
-            <th class="num">Deliveries</th>
-            <th>Data</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((event) => (
-            <tr>
-              <td>
-                <Time iso={event.created_at} />
-              </td>
-              <td>
-                <Badge value={event.type} tone="info" />
-              </td>
-              <td class="nowrap">
-                <a href={`${UI_BASE}/tenants/${event.tenantId}`}>{rt.store.get('tenants', event.tenantId)?.name ?? event.tenantId}</a>
-              </td>
-              <td class="mono">{event.id}</td>
-              <td class="num">{deliveriesByEvent.get(event.id) ?? 0}</td>
-              <td>
-                <Json value={{ id: event.id, type: event.type, created_at: event.created_at, api_version: event.api_version, data: event.data }} summary="payload" />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table columns={['Time', 'Type', 'Tenant', 'Event id', { label: 'Deliveries', num: true }, 'Data']}>
+      {events.map((event) => (
+        <tr>
+          <td>
+            <Time iso={event.created_at} />
+          </td>
+          <td>
+            <Badge value={event.type} tone="info" />
+          </td>
+          <td class="nowrap">
+            <a href={`${UI_BASE}/tenants/${event.tenantId}`}>{rt.store.get('tenants', event.tenantId)?.name ?? event.tenantId}</a>
+          </td>
+          <td class="mono">{event.id}</td>
+          <td class="num">{deliveriesByEvent.get(event.id) ?? 0}</td>
+          <td>
+            <Json value={eventPayload(event)} summary="payload" />
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 

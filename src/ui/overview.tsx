@@ -1,7 +1,7 @@
 /** The dashboard's front page: counts, the tenants, the latest events. */
 import type { Runtime } from '../runtime.js';
 import { deadLetters, eventLog } from '../services/control.js';
-import { Badge, Card, Empty, Time } from './components.js';
+import { Badge, Card, Empty, Table, Time } from './components.js';
 import { EventRows } from './events.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
@@ -38,44 +38,28 @@ export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
             No tenants. Seed some on the <a href={`${UI_BASE}/control`}>Control</a> page.
           </Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Id</th>
-                  <th>Plan</th>
-                  <th class="num">API keys</th>
-                  <th class="num">Apps</th>
-                  <th class="num">Users</th>
-                  <th class="num">Webhooks</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {tenants.map((tenant) => (
-                  <tr>
-                    <td>
-                      <a href={`${UI_BASE}/tenants/${tenant.id}`}>{tenant.name}</a>
-                    </td>
-                    <td class="mono">{tenant.id}</td>
-                    <td>
-                      <Badge value={tenant.plan} tone="accent" />
-                    </td>
-                    <td class="num">{rt.store.ofTenant('apiKeys', tenant.id).filter((key) => key.revokedAt === null).length}</td>
-                    <td class="num">{rt.store.count('apps', tenant.id)}</td>
-                    <td class="num">
-                      <a href={`${UI_BASE}/tenants/${tenant.id}/users`}>{rt.store.count('users', tenant.id)}</a>
-                    </td>
-                    <td class="num">{rt.store.count('webhooks', tenant.id)}</td>
-                    <td>
-                      <Time iso={tenant.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Name', 'Id', 'Plan', { label: 'API keys', num: true }, { label: 'Apps', num: true }, { label: 'Users', num: true }, { label: 'Webhooks', num: true }, 'Created']}>
+            {tenants.map((tenant) => (
+              <tr>
+                <td>
+                  <a href={`${UI_BASE}/tenants/${tenant.id}`}>{tenant.name}</a>
+                </td>
+                <td class="mono">{tenant.id}</td>
+                <td>
+                  <Badge value={tenant.plan} tone="accent" />
+                </td>
+                <td class="num">{rt.store.ofTenant('apiKeys', tenant.id).filter((key) => key.revokedAt === null).length}</td>
+                <td class="num">{rt.store.count('apps', tenant.id)}</td>
+                <td class="num">
+                  <a href={`${UI_BASE}/tenants/${tenant.id}/users`}>{rt.store.count('users', tenant.id)}</a>
+                </td>
+                <td class="num">{rt.store.count('webhooks', tenant.id)}</td>
+                <td>
+                  <Time iso={tenant.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Card>
       <Card title="Latest events" actions={<a class="btn small" href={`${UI_BASE}/events`}>All events →</a>}>

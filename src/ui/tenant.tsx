@@ -5,7 +5,7 @@ import { listApps } from '../services/apps.js';
 import { listUsers } from '../services/users.js';
 import { listWebhooks } from '../services/webhooks.js';
 import { TRUST_LEVELS, type TenantRecord, type TrustLevel } from '../store/records.js';
-import { Badge, Card, Crumbs, Empty, MaskedKey, Pager, Time } from './components.js';
+import { Badge, Card, Crumbs, Empty, MaskedKey, Pager, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 import { WebhookRows } from './webhooks.js';
 
@@ -82,32 +82,19 @@ export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFram
         {apps.total === 0 ? (
           <Empty>No apps.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Id</th>
-                  <th>Description</th>
-                  <th>Allowed origins</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {apps.data.map((app) => (
-                  <tr>
-                    <td>{app.name}</td>
-                    <td class="mono">{app.id}</td>
-                    <td>{app.description ?? <span class="muted">—</span>}</td>
-                    <td class="mono">{app.allowedOrigins.join(', ') || '—'}</td>
-                    <td>
-                      <Time iso={app.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Name', 'Id', 'Description', 'Allowed origins', 'Created']}>
+            {apps.data.map((app) => (
+              <tr>
+                <td>{app.name}</td>
+                <td class="mono">{app.id}</td>
+                <td>{app.description ?? <span class="muted">—</span>}</td>
+                <td class="mono">{app.allowedOrigins.join(', ') || '—'}</td>
+                <td>
+                  <Time iso={app.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
       </Card>
       <Card title={`Webhooks (${webhooks.length})`}>
@@ -154,40 +141,26 @@ export function UsersPage({ rt, frame, tenant, query }: { rt: Runtime; frame: Pa
         {page.data.length === 0 ? (
           <Empty>No users match.</Empty>
         ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th>Email</th>
-                  <th>Name</th>
-                  <th>Trust level</th>
-                  <th>Id</th>
-                  <th>Party</th>
-                  <th>Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((user) => (
-                  <tr>
-                    <td>{user.email ?? <span class="muted">(guest)</span>}</td>
-                    <td class="nowrap">{user.name ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <Badge value={user.trustLevel} />
-                    </td>
-                    <td class="mono">{user.id}</td>
-                    <td>
-                      <code class="truncate" title={user.partyId}>
-                        {user.partyId}
-                      </code>
-                    </td>
-                    <td>
-                      <Time iso={user.createdAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Email', 'Name', 'Trust level', 'Id', 'Party', 'Created']}>
+            {page.data.map((user) => (
+              <tr>
+                <td>{user.email ?? <span class="muted">(guest)</span>}</td>
+                <td class="nowrap">{user.name ?? <span class="muted">—</span>}</td>
+                <td>
+                  <Badge value={user.trustLevel} />
+                </td>
+                <td class="mono">{user.id}</td>
+                <td>
+                  <code class="truncate" title={user.partyId}>
+                    {user.partyId}
+                  </code>
+                </td>
+                <td>
+                  <Time iso={user.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </Table>
         )}
         <Pager path={path} query={{ search: query.search, trust_level: query.trustLevel }} page={page.page} pageSize={page.pageSize} total={page.total} />
       </Card>

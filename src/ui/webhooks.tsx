@@ -4,7 +4,7 @@ import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
 import { eventPayload } from '../services/events.js';
 import { deliveryView, listDeliveries, webhookView } from '../services/webhooks.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
-import { attemptOutcome, Badge, Card, Crumbs, Empty, Json, PostButton, Time } from './components.js';
+import { attemptOutcome, Badge, Card, Crumbs, Empty, Json, PostButton, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
 const STATUSES: DeliveryStatus[] = ['pending', 'failed', 'succeeded', 'dead'];
@@ -20,52 +20,39 @@ function deliveryCounts(rt: Runtime, tenantId: string, webhookId: string): Recor
 /** Rows of webhooks with their delivery counts by status. */
 export function WebhookRows({ rt, webhooks }: { rt: Runtime; webhooks: Array<WebhookView & { tenantId?: string }> }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
+    <Table columns={['URL', 'Events', 'State', 'Deliveries', 'Created']}>
+      {webhooks.map((webhook) => {
+        const tenantId = webhook.tenantId ?? rt.store.get('webhooks', webhook.id)?.tenantId ?? '';
+        const counts = deliveryCounts(rt, tenantId, webhook.id);
+        return (
           <tr>
-            <th>URL</th>
-            <th>Events</th>
-            <th>State</th>
-            <th>Deliveries</th>
-            <th>Created</th>
+            <td>
+              <a class="mono truncate" href={`${UI_BASE}/webhooks/${webhook.id}`} title={webhook.url}>
+                {webhook.url}
+              </a>
+              <div class="muted mono">{webhook.id}</div>
+            </td>
+            <td class="mono">{webhook.events.join(', ')}</td>
+            <td>
+              <Badge value={webhook.enabled ? 'enabled' : 'disabled'} />
+            </td>
+            <td class="nowrap">
+              {STATUSES.filter((status) => counts[status] > 0).map((status) => (
+                <>
+                  <a href={`${UI_BASE}/webhooks/${webhook.id}?status=${status}`}>
+                    <Badge value={`${counts[status]} ${status}`} tone={TONE[status]} />
+                  </a>{' '}
+                </>
+              ))}
+              {STATUSES.every((status) => counts[status] === 0) && <span class="muted">none yet</span>}
+            </td>
+            <td>
+              <Time iso={webhook.createdAt} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {webhooks.map((webhook) => {
-            const tenantId = webhook.tenantId ?? rt.store.get('webhooks', webhook.id)?.tenantId ?? '';
-            const counts = deliveryCounts(rt, tenantId, webhook.id);
-            return (
-              <tr>
-                <td>
-                  <a class="mono truncate" href={`${UI_BASE}/webhooks/${webhook.id}`} title={webhook.url}>
-                    {webhook.url}
-                  </a>
-                  <div class="muted mono">{webhook.id}</div>
-                </td>
-                <td class="mono">{webhook.events.join(', ')}</td>
-                <td>
-                  <Badge value={webhook.enabled ? 'enabled' : 'disabled'} />
-                </td>
-                <td class="nowrap">
-                  {STATUSES.filter((status) => counts[status] > 0).map((status) => (
-                    <>
-                      <a href={`${UI_BASE}/webhooks/${webhook.id}?status=${status}`}>
-                        <Badge value={`${counts[status]} ${status}`} tone={TONE[status]} />
-                      </a>{' '}
-                    </>
-                  ))}
-                  {STATUSES.every((status) => counts[status] === 0) && <span class="muted">none yet</span>}
-                </td>
-                <td>
-                  <Time iso={webhook.createdAt} />
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </Table>
   );
 }
 
@@ -90,59 +77,44 @@ export function WebhooksPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
 /** Rows of deliveries: event, status, attempts and the last outcome, with Retry for a dead one. */
 export function DeliveryRows({ deliveries, back }: { deliveries: DeliveryView[]; back: string }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th>Delivery</th>
-            <th>Event</th>
-            <th>Status</th>
-            <th class="num">Attempts</th>
-            <th>Last attempt</th>
-            <th>Next attempt</th>
-            <th />
+    <Table columns={['Delivery', 'Event', 'Status', { label: 'Attempts', num: true }, 'Last attempt', 'Next attempt', '']}>
+      {deliveries.map((delivery) => {
+        const last = delivery.attempts.at(-1);
+        return (
+          <tr data-delivery={delivery.id}>
+            <td>
+              <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
+                {delivery.id}
+              </a>
+            </td>
+            <td>
+              <Badge value={delivery.eventType} tone="info" />
+              <div class="muted mono">{delivery.eventId}</div>
+            </td>
+            <td>
+              <Badge value={delivery.status} />
+            </td>
+            <td class="num">{delivery.attempts.length}</td>
+            <td>
+              {last ? (
+                <>
+                  <Time iso={last.at} />
+                  <div class="muted">{attemptOutcome(last)}</div>
+                </>
+              ) : (
+                <span class="muted">—</span>
+              )}
+            </td>
+            <td>
+              <Time iso={delivery.nextAttemptAt} />
+            </td>
+            <td class="num">
+              {delivery.status === 'dead' && <PostButton action={`/deliveries/${delivery.id}/retry`} back={back} label="Retry" kind="primary" small />}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((delivery) => {
-            const last = delivery.attempts.at(-1);
-            return (
-              <tr data-delivery={delivery.id}>
-                <td>
-                  <a class="mono" href={`${UI_BASE}/deliveries/${delivery.id}`}>
-                    {delivery.id}
-                  </a>
-                </td>
-                <td>
-                  <Badge value={delivery.eventType} tone="info" />
-                  <div class="muted mono">{delivery.eventId}</div>
-                </td>
-                <td>
-                  <Badge value={delivery.status} />
-                </td>
-                <td class="num">{delivery.attempts.length}</td>
-                <td>
-                  {last ? (
-                    <>
-                      <Time iso={last.at} />
-                      <div class="muted">{attemptOutcome(last)}</div>
-                    </>
-                  ) : (
-                    <span class="muted">—</span>
-                  )}
-                </td>
-                <td>
-                  <Time iso={delivery.nextAttemptAt} />
-                </td>
-                <td class="num">
-                  {delivery.status === 'dead' && <PostButton action={`/deliveries/${delivery.id}/retry`} back={back} label="Retry" kind="primary" small />}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+    </Table>
   );
 }
 
