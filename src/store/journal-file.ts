@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { readSnapshot, writeSnapshot } from './snapshot.js';
+import { readSnapshot, writeSnapshot, writeWhole } from './snapshot.js';
 
 /**
  * Whether journal writes are synchronous (O_DSYNC). Only on Linux, where it is as strong as
@@ -100,17 +100,16 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async append(ops: JournalOp[]): Promise<void> {
     if (ops.length === 0) return;
     const line = `${JSON.stringify({ s: this.#seq + 1, o: ops } satisfies JournalBatch)}\n`;
-    const bytes = Buffer.from(line);
+    let written = 0;
     await this.#withJournal(async (journal) => {
-      const { bytesWritten } = await journal.write(bytes);
       // A short write (a full disk) fails the batch; the next open cuts the partial line off.
-      if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to the journal (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
+      written = await writeWhole(journal, line, 'the journal');
       // With O_DSYNC the write itself returns only once the data is on disk: one round
       // trip to the thread pool per batch instead of two, which is what a waiting writer sees.
       if (!SYNCED_WRITES) await journal.datasync();
     });
     this.#seq += 1;
-    this.#journalBytes += bytes.byteLength;
+    this.#journalBytes += written;
   }
 
   /**

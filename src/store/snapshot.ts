@@ -77,21 +77,25 @@ export async function writeSnapshot(file: FileHandle, header: Record<string, unk
     for (let i = 0; i < value.length; i++) {
       buffer += (i === 0 ? '\n' : ',\n') + recordJson(value[i]);
       if (i % WRITE_CHUNK_RECORDS === WRITE_CHUNK_RECORDS - 1) {
-        await writeWhole(file, buffer);
+        await writeWhole(file, buffer, 'the snapshot');
         buffer = '';
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
     buffer += value.length === 0 ? ']' : '\n]';
   }
-  await writeWhole(file, `${buffer}\n}\n`);
+  await writeWhole(file, `${buffer}\n}\n`, 'the snapshot');
 }
 
-/** Writes all of `text` or throws: a short write (a full disk) must never become a shorter snapshot. */
-async function writeWhole(file: FileHandle, text: string): Promise<void> {
+/**
+ * Writes all of `text` to `file` (named `what` in the error) and answers its byte length, or
+ * throws: a short write (a full disk) must never become a cut journal line or a shorter snapshot.
+ */
+export async function writeWhole(file: FileHandle, text: string, what: string): Promise<number> {
   const bytes = Buffer.from(text);
   const { bytesWritten } = await file.write(bytes);
-  if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to the snapshot (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
+  if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to ${what} (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
+  return bytes.byteLength;
 }
 
 /** What `readSnapshot` found: the parsed value and the file's size. */

@@ -184,8 +184,10 @@ class Collection<T extends AnyRecord> {
         else this.sorted.delete(record.tenantId); // not where expected: rebuild on next use
       }
     }
-    const key = this.#byKey ? this.uniqueKey?.(record) : undefined;
-    if (key && this.#byKey?.get(key) === record.id) this.#byKey.delete(key);
+    if (this.#byKey) {
+      const key = this.uniqueKey?.(record);
+      if (key && this.#byKey.get(key) === record.id) this.#byKey.delete(key);
+    }
   }
 
   clear(): void {
