@@ -3,6 +3,12 @@ import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from
 
 const HOUR = 60 * 60 * 1000;
 
+async function createGuestOn(svc: TestEmulator) {
+  const res = await svc.request('POST', '/guests', { body: {} });
+  expect(res.status).toBe(201);
+  return res;
+}
+
 describe('guest sessions', () => {
   let svc: TestEmulator;
   beforeAll(async () => {
@@ -10,18 +16,13 @@ describe('guest sessions', () => {
   });
   afterAll(() => svc.close());
 
-  const createGuest = async () => {
-    const res = await svc.request('POST', '/guests', { body: {} });
-    expect(res.status).toBe(201);
-    return res;
-  };
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const eventsOf = (type: string) => [...svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID)].filter((event) => event.type === type);
 
   it('creates a guest user with a session that lasts the tenant guestTtl, and emits guest.created only', async () => {
     const usersBefore = eventsOf('user.created').length;
     const now = svc.emulator.rt.clock.nowMs();
-    const res = await createGuest();
+    const res = await createGuestOn(svc);
     const data = res.body.data;
     expect(data.id).toMatch(/^gst_[0-9A-Za-z]+$/);
     expect(data.status).toBe('active');
@@ -44,7 +45,7 @@ describe('guest sessions', () => {
   });
 
   it('is 404 for an unknown id and for another tenant', async () => {
-    const { body } = await createGuest();
+    const { body } = await createGuestOn(svc);
     expect((await svc.request('GET', '/guests/gst_doesNotExist0000000')).status).toBe(404);
     const other = await svc.request('GET', `/guests/${body.data.id}`, { key: GLOBEX_KEY });
     expect(other.status).toBe(404);
@@ -54,7 +55,7 @@ describe('guest sessions', () => {
   it('answers 410 once the guest TTL passes on the emulator clock, for the record and its token', async () => {
     await svc.request('PATCH', '/tenant', { body: { settings: { guestTtl: '2h' } } });
     try {
-      const { body } = await createGuest();
+      const { body } = await createGuestOn(svc);
       expect((await svc.request('GET', '/mfa/status', { headers: bearer(body.data.session.token) })).status).toBe(200);
       svc.emulator.rt.clock.advance(2 * HOUR + 1_000);
       const got = await svc.request('GET', `/guests/${body.data.id}`);
@@ -71,7 +72,7 @@ describe('guest sessions', () => {
   });
 
   it('ends a guest on DELETE, emits session.revoked, and answers 410 afterwards', async () => {
-    const { body } = await createGuest();
+    const { body } = await createGuestOn(svc);
     const id = body.data.id;
     const deleted = await svc.request('DELETE', `/guests/${id}`);
     expect(deleted.status).toBe(200);
@@ -90,7 +91,7 @@ describe('guest sessions', () => {
   });
 
   it('converts a guest into a basic user keeping its id and party; a second convert is 409', async () => {
-    const { body } = await createGuest();
+    const { body } = await createGuestOn(svc);
     const guest = body.data;
     const converted = await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'New.Person@Example.com', name: 'New Person' } });
     expect(converted.status).toBe(200);
@@ -118,7 +119,7 @@ describe('guest sessions', () => {
   });
 
   it('refuses to convert into an email that is taken (case-insensitive), and checks the body', async () => {
-    const { body } = await createGuest();
+    const { body } = await createGuestOn(svc);
     const taken = await svc.request('POST', `/guests/${body.data.id}/convert`, { body: { email: 'BOB.chen1@acme.test' } });
     expect(taken.status).toBe(409);
     expect(taken.body.details[0].path).toBe('email');
@@ -146,17 +147,12 @@ describe('guest cleanup', () => {
   });
   afterAll(() => svc.close());
 
-  const createGuest = async () => {
-    const res = await svc.request('POST', '/guests', { body: {} });
-    expect(res.status).toBe(201);
-    return res;
-  };
 
   it('cleanup ends only active guest sessions older than olderThan and answers the count', async () => {
-    const old = [await createGuest(), await createGuest(), await createGuest()].map((res) => res.body.data);
+    const old = [await createGuestOn(svc), await createGuestOn(svc), await createGuestOn(svc)].map((res) => res.body.data);
     await svc.request('DELETE', `/guests/${old[2].id}`);
     svc.emulator.rt.clock.advance(3 * HOUR);
-    const fresh = (await createGuest()).body.data;
+    const fresh = (await createGuestOn(svc)).body.data;
 
     const first = await svc.request('POST', '/guests/cleanup', { body: { olderThan: '2h' } });
     expect(first.status).toBe(200);
