@@ -64,10 +64,17 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     const given = c.req.header('x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newId('req');
     c.set('requestId', requestId);
+    // Every header set for this request goes into one plain object, which @hono/node-server
+    // writes as it is: Hono's own c.header() and c.json() build a WHATWG Headers that costs a
+    // sorted copy on every answer. JSON answers are built here with it; other answers (HTML,
+    // redirects, empty ones) get it added once they are made, below. Appended values are
+    // joined with ", " (no route sets cookies, which could not be joined so).
     const headers: Record<string, string> = { 'x-request-id': requestId };
-    c.set('responseHeaders', headers);
-    // JSON answers are built here with plain-object headers, which @hono/node-server writes
-    // as they are; Hono's own c.json() would copy them into a WHATWG Headers first.
+    c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+      const key = name.toLowerCase();
+      if (value === undefined) delete headers[key];
+      else headers[key] = options?.append && headers[key] !== undefined ? `${headers[key]}, ${value}` : value;
+    }) as typeof c.header;
     let built: Response | undefined;
     c.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
       const init = typeof arg === 'object' ? arg : undefined;

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
-import { setResponseHeader } from './middleware/context.js';
 import { createRuntime } from './runtime.js';
 import { startTestEmulator, type TestEmulator } from './test-support/harness.js';
 
@@ -62,7 +61,7 @@ describe('response headers', () => {
     const rt = await createRuntime({ inMemory: true });
     const app = createApp(rt);
     app.get('/twice', (c) => {
-      setResponseHeader(c, 'retry-after', '1');
+      c.header('retry-after', '1');
       return c.json({ ok: true }, 429, { 'Retry-After': '2' });
     });
     const response = await app.request('/twice');

@@ -9,21 +9,20 @@ import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorCode } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { setResponseHeader, type AppEnv } from './context.js';
 import { FAULT_CODES } from '../schemas/control.js';
 import { faultInjector } from '../services/faults.js';
 
-export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler<AppEnv> {
+export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler {
   return async (c, next) => {
     const path = c.req.path.slice(basePath.length) || '/';
     const hit = faultInjector(rt).take(c.req.method, path);
     if (!hit) return next();
-    setResponseHeader(c, 'x-svc-fault', hit.id);
+    c.header('x-svc-fault', hit.id);
     if (hit.delayMs > 0) await sleep(hit.delayMs);
     if (hit.status === null) return next();
     const code: ErrorCode = (FAULT_CODES as Record<number, ErrorCode>)[hit.status] ?? 'internal_error';
     const error = new ApiError(code, `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`);
-    if (hit.status === 429) setResponseHeader(c, 'retry-after', '1');
+    if (hit.status === 429) c.header('Retry-After', '1');
     return c.json(error.toBody(), hit.status as ContentfulStatusCode);
   };
 }

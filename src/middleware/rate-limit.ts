@@ -13,7 +13,7 @@ import type { Runtime } from '../runtime.js';
 import { PLAN_LIMITS } from '../services/tenants.js';
 import { usageMeter } from '../services/usage.js';
 import type { ApiKeyRecord } from '../store/records.js';
-import { setResponseHeader, type AppEnv } from './context.js';
+import type { AppEnv } from './context.js';
 
 /** A bucket holds this many seconds of its rate (D16: bursts of twice the rate). */
 export const BURST_SECONDS = 2;
@@ -88,7 +88,7 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
       );
     }
     meter.count(tenant);
-    for (const [name, value] of Object.entries(headers)) setResponseHeader(c, name, value);
+    for (const [name, value] of Object.entries(headers)) c.header(name, value);
     await next();
   };
 }

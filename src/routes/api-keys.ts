@@ -1,7 +1,6 @@
 /** /v1/api-keys: list (never the values), create (the value once), revoke. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
-import { setResponseHeader } from '../middleware/context.js';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/api-keys.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
@@ -21,7 +20,7 @@ export function apiKeysRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create API key', request: jsonBody(CreateApiKeyBody),
         responses: { 201: jsonResponse(envelope(CreatedApiKey), 'The key; its value is shown only here'), ...errorResponses() } }),
       async (c) => {
-        setResponseHeader(c, 'cache-control', 'no-store');
+        c.header('cache-control', 'no-store');
         return c.json({ data: await createApiKey(rt, c.get('tenant').id, c.req.valid('json').name) }, 201);
       },
     )

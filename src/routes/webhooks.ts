@@ -1,7 +1,6 @@
 /** /v1/webhooks: register, list, patch, delete, send a test event, list deliveries. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
-import { setResponseHeader } from '../middleware/context.js';
 import { Deleted } from '../schemas/apps.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import {
@@ -37,7 +36,7 @@ export function webhooksRoutes(rt: Runtime) {
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create webhook', request: jsonBody(CreateWebhookBody),
         responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)'), ...errorResponses() } }),
       async (c) => {
-        setResponseHeader(c, 'cache-control', 'no-store');
+        c.header('cache-control', 'no-store');
         return c.json({ data: await createWebhook(rt, c.get('tenant').id, c.req.valid('json')) }, 201);
       },
     )
@@ -46,7 +45,7 @@ export function webhooksRoutes(rt: Runtime) {
         request: { params: IdParam, ...jsonBody(UpdateWebhookBody) },
         responses: { 200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'), ...errorResponses(404) } }),
       async (c) => {
-        setResponseHeader(c, 'cache-control', 'no-store');
+        c.header('cache-control', 'no-store');
         return c.json({ data: await updateWebhook(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')) }, 200);
       },
     )
