@@ -5,7 +5,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ACME_KEY, jsonServerCopy, jsonServerFile, svcDataDir, workingCopy } from './lib/data.js';
+import { ACME_KEY, FIRST_NAMES, jsonServerCopy, jsonServerFile, svcDataDir, workingCopy } from './lib/data.js';
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { compare, printTable, type Row } from './lib/report.js';
@@ -65,7 +65,7 @@ async function userIds(server: ServerProcess, path: string, headers: Record<stri
 const acme = { 'x-api-key': ACME_KEY };
 const pick = <T>(list: readonly T[], index: number): T => list[(index * 7919) % list.length]!;
 /** Search terms that differ on every request (e.g. `grace.4217`): none is answered from kept hits. */
-const coldTerm = (i: number): string => `${['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'][i % 10]}.${(i * 7919) % 100_000}`;
+const coldTerm = (i: number): string => `${FIRST_NAMES[i % FIRST_NAMES.length]}.${(i * 7919) % 100_000}`;
 let uniq = 0;
 const newEmail = (): string => `bench.${process.pid}.${Date.now()}.${uniq++}@load.test`;
 

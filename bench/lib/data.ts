@@ -16,7 +16,8 @@ export const CACHE_DIR = fileURLToPath(new URL('../.cache', import.meta.url));
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
 export const ACME_TENANT = 'ten_acme0000000000000001';
 const CACHE_VERSION = 5;
-const FIRST_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
+/** The first names bench users are made with (`alice.0@bench.test`, `bob.1@bench.test`, …). */
+export const FIRST_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
 
 /** A data dir with the default fixture plus `count` more Acme users; made once, then cached. */
 export async function svcDataDir(count: number, log: (line: string) => void): Promise<string> {
