@@ -24,8 +24,6 @@ type WebAuthnModules = [typeof import('@simplewebauthn/server'), typeof import('
 let webauthn: Promise<WebAuthnModules> | undefined;
 const loadWebAuthn = (): Promise<WebAuthnModules> =>
   (webauthn ??= Promise.all([import('@simplewebauthn/server'), import('./webauthn-checks.js')]));
-const toBase64Url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64url');
-const fromBase64Url = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(Buffer.from(text, 'base64url'));
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** ES256 first (every authenticator has it), then EdDSA and RS256. */
@@ -59,12 +57,13 @@ export async function registrationOptions(
   const existing = findUserByEmail(rt, tenant.id, input.email);
   const existingPasskeys = existing ? passkeysOf(rt, existing) : [];
   // One user handle per user, so an authenticator replaces rather than duplicates its passkey.
-  const userHandle = existingPasskeys[0]?.userHandle ?? toBase64Url(randomBytes(32));
-  const options = await (await loadWebAuthn())[0].generateRegistrationOptions({
+  const [{ generateRegistrationOptions }, { isoBase64URL }] = await loadWebAuthn();
+  const userHandle = existingPasskeys[0]?.userHandle ?? isoBase64URL.fromBuffer(randomBytes(32));
+  const options = await generateRegistrationOptions({
     rpName: tenant.settings.webauthn.rpName,
     rpID: tenant.settings.webauthn.rpId,
     userName: existing?.email ?? input.email,
-    userID: fromBase64Url(userHandle),
+    userID: isoBase64URL.toBuffer(userHandle),
     userDisplayName: existing?.name ?? input.name ?? input.email,
     timeout: CHALLENGE_TTL_MS,
     attestationType: 'none',
@@ -97,7 +96,8 @@ export async function authenticationOptions(
     allow = user ? passkeysOf(rt, user) : [];
     if (!user || allow.length === 0) throw notFound(`passkey for ${email}`);
   }
-  const options = await (await loadWebAuthn())[0].generateAuthenticationOptions({
+  const [{ generateAuthenticationOptions }] = await loadWebAuthn();
+  const options = await generateAuthenticationOptions({
     rpID: tenant.settings.webauthn.rpId,
     allowCredentials: allow.map(descriptor),
     userVerification: 'preferred',
@@ -128,7 +128,7 @@ async function takeChallenge(rt: Runtime, tenantId: string, id: string, kind: We
 
 /** Verifies an attestation, stores the passkey and signs the user in (new or existing). */
 export async function verifyRegistration(rt: Runtime, tenant: TenantRecord, challengeId: string, response: RegistrationResponseJSON): Promise<SignedIn> {
-  const [{ verifyRegistrationResponse }, { checkBinding, libraryVerify, registrationAuthData }] = await loadWebAuthn();
+  const [{ verifyRegistrationResponse }, { checkBinding, isoBase64URL, libraryVerify, registrationAuthData }] = await loadWebAuthn();
   const challenge = await takeChallenge(rt, tenant.id, challengeId, 'registration');
   const { rpId, origins } = tenant.settings.webauthn;
   checkBinding(response.response.clientDataJSON, registrationAuthData(response.response.attestationObject), challenge, { rpId, origins, type: 'webauthn.create' });
@@ -161,7 +161,7 @@ export async function verifyRegistration(rt: Runtime, tenant: TenantRecord, chal
       tenantId: tenant.id,
       userId: user.id,
       credentialId: credential.id,
-      publicKey: toBase64Url(credential.publicKey),
+      publicKey: isoBase64URL.fromBuffer(credential.publicKey),
       userHandle: challenge.userHandle!,
       counter: credential.counter,
       transports: credential.transports ?? [],
@@ -176,7 +176,7 @@ export async function verifyRegistration(rt: Runtime, tenant: TenantRecord, chal
 
 /** Verifies an assertion against the stored passkey, advances its counter and signs in. */
 export async function verifyAuthentication(rt: Runtime, tenant: TenantRecord, challengeId: string, response: AuthenticationResponseJSON): Promise<SignedIn> {
-  const [{ verifyAuthenticationResponse }, { assertionAuthData, checkBinding, checkCounter, libraryVerify }] = await loadWebAuthn();
+  const [{ verifyAuthenticationResponse }, { assertionAuthData, checkBinding, checkCounter, isoBase64URL, libraryVerify }] = await loadWebAuthn();
   const challenge = await takeChallenge(rt, tenant.id, challengeId, 'authentication');
   const { rpId, origins } = tenant.settings.webauthn;
   const authData = assertionAuthData(response.response.authenticatorData);
@@ -192,7 +192,7 @@ export async function verifyAuthentication(rt: Runtime, tenant: TenantRecord, ch
       expectedChallenge: challenge.challenge,
       expectedOrigin: origins,
       expectedRPID: rpId,
-      credential: { id: passkey.credentialId, publicKey: fromBase64Url(passkey.publicKey), counter: passkey.counter, transports: passkey.transports as AuthenticatorTransport[] },
+      credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: passkey.transports as AuthenticatorTransport[] },
       requireUserVerification: false,
     }),
   );

@@ -7,6 +7,9 @@
 import { createHash } from 'node:crypto';
 import { decodeAttestationObject, isoBase64URL, parseAuthenticatorData, type ParsedAuthenticatorData } from '@simplewebauthn/server/helpers';
 
+/** The library's base64url codec, for passkeys.ts, which loads this module on first use. */
+export { isoBase64URL };
+
 type Bytes = ReturnType<typeof isoBase64URL.toBuffer>;
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../errors.js';
