@@ -3,8 +3,9 @@
  * party id made from its public key, and the private key split 2-of-3 with Shamir's
  * scheme at once, so it is never stored whole.
  */
-import { createHash, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { combine, split } from 'shamir-secret-sharing';
+import { randomBytes } from './entropy.js';
 
 /** Canton's hash purpose for a public-key fingerprint. */
 export const PUBLIC_KEY_FINGERPRINT_PURPOSE = 12;

@@ -1,8 +1,9 @@
 /** Encryption at rest for key shares: AES-256-GCM under the data dir's own key. */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LegacySealed, Sealed } from '../store/records.js';
+import { randomBytes } from './entropy.js';
 
 export const SEAL_KEY_FILE = 'seal.key';
 
