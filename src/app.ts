@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
+import { JsonText } from './json-text.js';
 import { newId } from './ids.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
@@ -83,7 +84,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
       for (const more of [init?.headers as Record<string, string> | undefined, extra]) {
         if (more) for (const name in more) all[name.toLowerCase()] = more[name]!;
       }
-      built = new Response(JSON.stringify(object), { status: typeof arg === 'number' ? arg : (init?.status ?? 200), headers: all });
+      const body = object instanceof JsonText ? object.text : JSON.stringify(object);
+      built = new Response(body, { status: typeof arg === 'number' ? arg : (init?.status ?? 200), headers: all });
       return built;
     }) as typeof c.json;
     await next();

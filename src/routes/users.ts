@@ -3,7 +3,10 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
 import { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
-import { createUser, getUser, listUsers, userView } from '../services/users.js';
+import { asDocument, envelopeText, pageText } from '../json-text.js';
+import type { Page } from '../services/pagination.js';
+import type { UserView } from '../schemas/users.js';
+import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 
 const tags = ['Users'];
@@ -14,7 +17,7 @@ export function usersRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/', tags, security, summary: 'List users', request: { query: UserListQuery },
         responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first'), ...errorResponses() } }),
-      (c) => c.json(listUsers(rt, c.get('tenant').id, c.req.valid('query')), 200),
+      (c) => c.json(asDocument<Page<UserView>>(pageText(listUserRecords(rt, c.get('tenant').id, c.req.valid('query')), userViewText)), 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', tags, security, summary: 'Create user', request: jsonBody(CreateUserBody),
@@ -32,6 +35,6 @@ export function usersRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get user', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) } }),
-      (c) => c.json({ data: userView(getUser(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
+      (c) => c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, c.req.valid('param').id)))), 200),
     );
 }

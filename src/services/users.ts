@@ -38,6 +38,15 @@ export function userView(user: UserRecord): UserView {
   };
 }
 
+/** The JSON text of each user's view, made once per record (records are replaced, never changed in place). */
+const viewTexts = new WeakMap<UserRecord, string>();
+
+export function userViewText(user: UserRecord): string {
+  let text = viewTexts.get(user);
+  if (text === undefined) viewTexts.set(user, (text = JSON.stringify(userView(user))));
+  return text;
+}
+
 export function emailKey(tenantId: string, email: string): string {
   return `${tenantId}:${email.toLowerCase()}`;
 }
@@ -119,8 +128,14 @@ export interface UserQuery extends PageRequest {
 }
 
 export function listUsers(rt: Runtime, tenantId: string, query: UserQuery): Page<UserView> {
+  const page = listUserRecords(rt, tenantId, query);
+  return { ...page, data: page.data.map(userView) };
+}
+
+/** The page of user records a users list answers (views still to be made). */
+export function listUserRecords(rt: Runtime, tenantId: string, query: UserQuery): Page<UserRecord> {
   const level = query.trust_level;
   const ordered = query.search ? searchUsers(rt, tenantId, query.search) : rt.store.newestFirst('users', tenantId);
   const matches = level === undefined ? null : (user: UserRecord) => user.trustLevel === level;
-  return paginateMatching(ordered, matches, query, userView);
+  return paginateMatching(ordered, matches, query, (user) => user);
 }
