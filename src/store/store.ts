@@ -95,6 +95,82 @@ function sortedPosition(list: AnyRecord[], record: AnyRecord): number {
   return low;
 }
 
+/** Where `record` goes in (or sits in) an oldest-first array: binary search. */
+function olderFirstPosition(list: AnyRecord[], record: AnyRecord): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (newerFirst(record, list[mid]!) < 0) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * One tenant's records newest first (D7's list order), kept up to date. A record that sorts
+ * before all of the array (the usual insert: the newest) goes into a short side list, put in
+ * front at the next read, so a run of inserts costs O(1) each instead of moving the whole
+ * array each time (15 µs per insert at 100k records). An update keeps its record's place,
+ * so it is swapped there.
+ */
+class NewestFirst<T extends AnyRecord> {
+  /** Newest first. */
+  #settled: T[];
+  /** Records that sort before all of #settled, oldest first. */
+  #front: T[] = [];
+
+  constructor(records: T[]) {
+    this.#settled = records.sort(newerFirst);
+  }
+
+  /** Newest first, with the records inserted since the last call put in front. */
+  array(): readonly T[] {
+    if (this.#front.length > 0) {
+      this.#settled = this.#front.reverse().concat(this.#settled);
+      this.#front = [];
+    }
+    return this.#settled;
+  }
+
+  insert(record: T): void {
+    if (!this.#inFront(record)) {
+      this.#settled.splice(sortedPosition(this.#settled, record), 0, record);
+      return;
+    }
+    const front = this.#front;
+    const last = front[front.length - 1];
+    if (last === undefined || newerFirst(record, last) < 0) front.push(record);
+    else front.splice(olderFirstPosition(front, record), 0, record);
+  }
+
+  /** Takes `record` out; false when it is not where its sort keys say it is. */
+  remove(record: T): boolean {
+    const [list, at] = this.#find(record);
+    if (at === -1) return false;
+    list.splice(at, 1);
+    return true;
+  }
+
+  /** Puts `next` where `current` is; false when current is not found there. Same sort keys only. */
+  swap(current: T, next: T): boolean {
+    const [list, at] = this.#find(current);
+    if (at === -1) return false;
+    list[at] = next;
+    return true;
+  }
+
+  #inFront(record: T): boolean {
+    const head = this.#settled[0];
+    return head === undefined || newerFirst(record, head) < 0;
+  }
+
+  #find(record: T): [T[], number] {
+    const [list, at] = this.#inFront(record) ? [this.#front, olderFirstPosition(this.#front, record)] : [this.#settled, sortedPosition(this.#settled, record)];
+    return [list, list[at] === record ? at : -1];
+  }
+}
+
 /**
  * One collection's records and indexes. Only the id index is built when the store is read
  * from disk; the tenant and unique-key indexes are built on first use and then kept up to
@@ -108,7 +184,7 @@ class Collection<T extends AnyRecord> {
   #byTenant: Map<string, Map<string, T>> | null = null;
   #byKey: Map<string, string> | null = null;
   /** Per tenant, newest first; built on first use, then kept up to date. */
-  readonly sorted = new Map<string, T[]>();
+  readonly #orders = new Map<string, NewestFirst<T>>();
   /** Per tenant, a counter that changes with every add and delete (for derived caches). */
   readonly versions = new Map<string, number>();
 
@@ -164,27 +240,47 @@ class Collection<T extends AnyRecord> {
   }
 
   add(record: T): void {
+    this.#index(record);
+    if (record.tenantId !== undefined) this.#orders.get(record.tenantId)?.insert(record);
+  }
+
+  delete(record: T): void {
+    this.#unindex(record);
+    const order = record.tenantId === undefined ? undefined : this.#orders.get(record.tenantId);
+    // Not where expected: rebuilt on next use.
+    if (order && !order.remove(record)) this.#orders.delete(record.tenantId!);
+  }
+
+  /**
+   * Puts `next` (same id) in place of `current`. Like delete + add it moves the record to the
+   * end of insertion order; an update that keeps createdAt keeps its newest-first place.
+   */
+  replace(current: T, next: T): void {
+    const order = current.tenantId === undefined || next.tenantId !== current.tenantId ? undefined : this.#orders.get(current.tenantId);
+    if (order && newerFirst(current, next) === 0 && order.swap(current, next)) {
+      this.#unindex(current);
+      this.#index(next);
+      return;
+    }
+    this.delete(current);
+    this.add(next);
+  }
+
+  /** Enters a record in every index but the newest-first orders. */
+  #index(record: T): void {
     this.#byId.set(record.id, record);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       if (this.#byTenant) addToTenant(this.#byTenant, record);
-      const sorted = this.sorted.get(record.tenantId);
-      if (sorted) sorted.splice(sortedPosition(sorted, record), 0, record);
     }
     if (this.#byKey) this.#addKey(this.#byKey, record);
   }
 
-  delete(record: T): void {
+  #unindex(record: T): void {
     this.#byId.delete(record.id);
     if (record.tenantId !== undefined) {
       this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
       this.#byTenant?.get(record.tenantId)?.delete(record.id);
-      const sorted = this.sorted.get(record.tenantId);
-      if (sorted) {
-        const at = sortedPosition(sorted, record);
-        if (sorted[at] === record) sorted.splice(at, 1);
-        else this.sorted.delete(record.tenantId); // not where expected: rebuild on next use
-      }
     }
     if (this.#byKey) {
       const key = this.uniqueKey?.(record);
@@ -197,7 +293,7 @@ class Collection<T extends AnyRecord> {
     this.#unparsed = 0;
     this.#byTenant = null;
     this.#byKey = null;
-    this.sorted.clear();
+    this.#orders.clear();
   }
 
   /** One tenant's records by id, in insertion order. */
@@ -227,12 +323,9 @@ class Collection<T extends AnyRecord> {
   }
 
   newestFirst(tenantId: string): readonly T[] {
-    let sorted = this.sorted.get(tenantId);
-    if (!sorted) {
-      sorted = [...(this.ofTenant(tenantId)?.values() ?? [])].sort(newerFirst);
-      this.sorted.set(tenantId, sorted);
-    }
-    return sorted;
+    let order = this.#orders.get(tenantId);
+    if (!order) this.#orders.set(tenantId, (order = new NewestFirst([...(this.ofTenant(tenantId)?.values() ?? [])])));
+    return order.array();
   }
 }
 
@@ -398,8 +491,7 @@ export class Store {
     const current = collection.get(id);
     if (!current) throw new Error(`no ${name} record ${id}`);
     const next = { ...current, ...patch, id: current.id } as CollectionTypes[K];
-    collection.delete(current);
-    collection.add(next);
+    collection.replace(current, next);
     this.#ops.push(['put', name, next]);
     return next;
   }
