@@ -162,14 +162,13 @@ async function readLines(handle: FileHandle, lazy: ReadonlySet<string>): Promise
     const end = bytesRead === 0 ? filled : buffer.lastIndexOf(NEWLINE, filled - 1) + 1;
     if (bytesRead === 0 && end === 0) break;
     if (end === 0) continue;
-    const ascii = isAscii(buffer.subarray(0, end));
+    // Decoded a chunk at a time, then cut into lines: one call into C++ per chunk, not per line.
+    const text = buffer.toString(isAscii(buffer.subarray(0, end)) ? 'latin1' : 'utf8', 0, end);
     let start = 0;
-    while (start < end) {
-      let stop = buffer.indexOf(NEWLINE, start);
-      if (stop === -1 || stop >= end) stop = end;
-      // A newline is never inside a UTF-8 sequence, so a line decodes on its own.
-      const line = buffer.toString(ascii ? 'latin1' : 'utf8', start, stop);
-      if (!takeLine(state, line)) return null;
+    while (start < text.length) {
+      let stop = text.indexOf('\n', start);
+      if (stop === -1) stop = text.length;
+      if (!takeLine(state, text.slice(start, stop))) return null;
       start = stop + 1;
     }
     buffer.copy(buffer, 0, end, filled);
