@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { pooledShamirCsprng } from './esbuild-plugins.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist-bin');
@@ -17,6 +18,7 @@ const FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 
+const shamirCsprng = pooledShamirCsprng();
 await build({
   entryPoints: [join(ROOT, 'scripts', 'sea-entry.cjs')],
   outfile: join(OUT, 'svc.cjs'),
@@ -28,7 +30,9 @@ await build({
   logLevel: 'warning',
   // ES modules bundled as CommonJS have no import.meta; the entry sets the URL they would have.
   define: { 'import.meta.url': 'globalThis.__svcModuleUrl' },
+  plugins: [shamirCsprng.plugin],
 });
+shamirCsprng.assertUsed();
 
 const config = join(OUT, 'sea-config.json');
 writeFileSync(

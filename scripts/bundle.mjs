@@ -4,23 +4,10 @@
 // fraction of the time Node needs to resolve and compile hundreds of modules, and what
 // `svc serve` does not need at start is never compiled then (npm run bench measures it).
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { pooledShamirCsprng } from './esbuild-plugins.mjs';
 
-// shamir-secret-sharing draws its randomness through its own subpath `csprng`, one
-// node:crypto call per byte of secret; the bundle gives it svc's pooled CSPRNG instead
-// (dist/crypto/shamir-csprng.js, the same contract).
-const SHAMIR_CSPRNG = fileURLToPath(new URL('../dist/crypto/shamir-csprng.js', import.meta.url));
-let shamirCsprngResolved = 0;
-const pooledShamirCsprng = {
-  name: 'pooled-shamir-csprng',
-  setup(build) {
-    build.onResolve({ filter: /^shamir-secret-sharing\/csprng$/ }, () => {
-      shamirCsprngResolved += 1;
-      return { path: SHAMIR_CSPRNG };
-    });
-  },
-};
+const shamirCsprng = pooledShamirCsprng();
 
 rmSync('dist/bundle', { recursive: true, force: true });
 rmSync('dist/svc.mjs', { force: true }); // the one-file bundle of earlier builds
@@ -37,13 +24,11 @@ const result = await build({
   legalComments: 'none',
   logLevel: 'warning',
   metafile: process.env['BUNDLE_REPORT'] === '1',
-  plugins: [pooledShamirCsprng],
+  plugins: [shamirCsprng.plugin],
   // CommonJS dependencies inside an ES module still need a require().
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
 });
-if (shamirCsprngResolved === 0) {
-  throw new Error('shamir-secret-sharing no longer imports `shamir-secret-sharing/csprng`: update the pooled-shamir-csprng plugin in scripts/bundle.mjs');
-}
+shamirCsprng.assertUsed();
 if (result.metafile) {
   for (const [file, output] of Object.entries(result.metafile.outputs)) console.log(`${String(output.bytes).padStart(9)} ${file}`);
 }

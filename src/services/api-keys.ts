@@ -53,8 +53,11 @@ export function apiKeyView(key: ApiKeyRecord): ApiKeyView {
  */
 const recentKeyHashes = new Map<string, string>();
 const RECENT_KEY_HASHES = 256;
+/** Longer values (no key is) are hashed each time rather than kept. */
+const MEMO_MAX_LENGTH = 128;
 
 function presentedKeyHash(value: string): string {
+  if (value.length > MEMO_MAX_LENGTH) return hashSecret(value);
   let hash = recentKeyHashes.get(value);
   if (hash === undefined) {
     if (recentKeyHashes.size >= RECENT_KEY_HASHES) recentKeyHashes.clear();

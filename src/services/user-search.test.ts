@@ -33,6 +33,13 @@ describe('searchUsers', () => {
     expect(emails(searchUsers(runtime, TENANT, term))).toEqual(expected);
   });
 
+  it('finds nothing once a reset has emptied the store, for a tenant nobody wrote to since', async () => {
+    const runtime = await withUsers([['gone@g.test', 'Gone']]);
+    expect(emails(searchUsers(runtime, TENANT, 'gone'))).toEqual(['gone@g.test']);
+    await runtime.store.write(() => runtime.store.clear());
+    expect(emails(searchUsers(runtime, TENANT, 'gone'))).toEqual([]);
+  });
+
   it('sees users added after an earlier search, and only the tenant’s own', async () => {
     const runtime = await withUsers([['carol@c.test', 'Carol']]);
     expect(emails(searchUsers(runtime, TENANT, 'carol'))).toEqual(['carol@c.test']);

@@ -7,7 +7,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
-import type { UserRecord, WalletRecord } from './records.js';
+import type { WalletRecord } from './records.js';
 import { DATA_FILE, Store } from './store.js';
 
 const dirs: string[] = [];
@@ -178,48 +178,5 @@ describe('lazily parsed wallet records', () => {
     await store.close();
     // The broken line is written back as it was, for the person who broke it to mend.
     expect(snapshotText(dir)).toContain('"claimedAt":nul,');
-  });
-});
-
-describe('lazily parsed user records', () => {
-  const user = (n: number, name: string | null = `User ${n}`): UserRecord => ({
-    id: `usr_lazy${n}`,
-    tenantId: TENANT,
-    email: `user${n}@lazy.test`,
-    name,
-    trustLevel: 'basic',
-    partyId: `user${n}::1220${n.toString(16).padStart(64, '0')}`,
-    walletId: `wal_lazy${n}`,
-    createdAt: `2026-01-0${n}T00:00:00.000Z`,
-    updatedAt: `2026-01-0${n}T00:00:00.000Z`,
-  });
-
-  function dataDirWithUsers(users: UserRecord[]): string {
-    const dir = tempDataDir();
-    dirs.push(dir);
-    writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"users":[\n${users.map((u) => JSON.stringify(u)).join(',\n')}\n]\n}\n`);
-    return dir;
-  }
-
-  it('find a user by its unique email key, and keep that index right through an update', async () => {
-    const users = [user(1), user(2), user(3)];
-    const dir = dataDirWithUsers(users);
-    const { store } = await Store.open({ dataDir: dir });
-    expect(store.findByKey('users', `${TENANT}:user2@lazy.test`)).toEqual(users[1]);
-    await store.write(() => store.update('users', 'usr_lazy3', { email: 'renamed@lazy.test' }));
-    expect(store.findByKey('users', `${TENANT}:user3@lazy.test`)).toBeUndefined();
-    expect(store.findByKey('users', `${TENANT}:renamed@lazy.test`)?.id).toBe('usr_lazy3');
-    expect(store.newestFirst('users', TENANT).map((u) => u.id)).toEqual(['usr_lazy3', 'usr_lazy2', 'usr_lazy1']);
-    await store.close();
-    const { store: again } = await Store.open({ dataDir: dir });
-    expect(again.findByKey('users', `${TENANT}:renamed@lazy.test`)?.id).toBe('usr_lazy3');
-    await again.close();
-  });
-
-  it('read a user whose name holds braces (the file is then parsed whole, and read right)', async () => {
-    const users = [user(1, 'Ann {admin}'), user(2, null)];
-    const { store } = await Store.open({ dataDir: dataDirWithUsers(users) });
-    expect([...store.all('users')]).toEqual(users);
-    await store.close();
   });
 });

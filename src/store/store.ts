@@ -50,12 +50,12 @@ const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => str
 
 /**
  * Collections whose records stay unparsed (their snapshot line's text) until first asked for.
- * Wallets and users are nearly all of a big db.json, and a start need not parse (nor collect
- * the garbage of) 100,000 of each: a GET by id parses one record, and the first call that
- * needs them all (a users list, an email lookup, a count) parses the rest once (~0.3 s at
- * 100k users). 100k users: start 706 -> 605 ms with users lazy too.
+ * Wallets are most of db.json's bytes, yet only a user's own wallet calls read one, so a start
+ * does not parse (nor collect the garbage of) 100,000 of them. Users stay eager: a damaged
+ * user line would otherwise surface at the first email lookup and fail every user create in
+ * every tenant from then on, instead of being refused at start (D12).
  */
-const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['wallets', 'users']);
+const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['wallets']);
 
 interface Deferred {
   promise: Promise<void>;
@@ -186,7 +186,9 @@ class Collection<T extends AnyRecord> {
   /** Per tenant, newest first; built on first use, then kept up to date. */
   readonly #orders = new Map<string, NewestFirst<T>>();
   /** Per tenant, a counter that changes with every add and delete (for derived caches). */
-  readonly versions = new Map<string, number>();
+  readonly #versions = new Map<string, number>();
+  /** Bumped by clear(), so that a reset changes every tenant's version, even one never written since the start. */
+  #epoch = 0;
 
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
 
@@ -270,7 +272,7 @@ class Collection<T extends AnyRecord> {
   #index(record: T): void {
     this.#byId.set(record.id, record);
     if (record.tenantId !== undefined) {
-      this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
+      this.#versions.set(record.tenantId, (this.#versions.get(record.tenantId) ?? 0) + 1);
       if (this.#byTenant) addToTenant(this.#byTenant, record);
     }
     if (this.#byKey) this.#addKey(this.#byKey, record);
@@ -279,7 +281,7 @@ class Collection<T extends AnyRecord> {
   #unindex(record: T): void {
     this.#byId.delete(record.id);
     if (record.tenantId !== undefined) {
-      this.versions.set(record.tenantId, (this.versions.get(record.tenantId) ?? 0) + 1);
+      this.#versions.set(record.tenantId, (this.#versions.get(record.tenantId) ?? 0) + 1);
       this.#byTenant?.get(record.tenantId)?.delete(record.id);
     }
     if (this.#byKey) {
@@ -294,6 +296,7 @@ class Collection<T extends AnyRecord> {
     this.#byTenant = null;
     this.#byKey = null;
     this.#orders.clear();
+    this.#epoch += 1;
   }
 
   /** One tenant's records by id, in insertion order. */
@@ -320,6 +323,11 @@ class Collection<T extends AnyRecord> {
   #addKey(byKey: Map<string, string>, record: T): void {
     const key = this.uniqueKey?.(record);
     if (key) byKey.set(key, record.id);
+  }
+
+  /** Only ever grows: both the epoch and each tenant's counter only count up. */
+  version(tenantId: string): number {
+    return this.#epoch + (this.#versions.get(tenantId) ?? 0);
   }
 
   newestFirst(tenantId: string): readonly T[] {
@@ -435,7 +443,7 @@ export class Store {
 
   /** Changes whenever a record of the tenant is added, replaced or removed in the collection. */
   version(name: CollectionName, tenantId: string): number {
-    return this.#collections[name].versions.get(tenantId) ?? 0;
+    return this.#collections[name].version(tenantId);
   }
 
   /** Every record of one tenant, in insertion order. */
