@@ -2,10 +2,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
-import { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
+import { CreateUserBody, User, UserListQuery, type UserView } from '../schemas/users.js';
 import { asDocument, envelopeText, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
-import type { UserView } from '../schemas/users.js';
 import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 

@@ -162,7 +162,8 @@ async function readLines(handle: FileHandle, lazy: ReadonlySet<string>): Promise
     const end = bytesRead === 0 ? filled : buffer.lastIndexOf(NEWLINE, filled - 1) + 1;
     if (bytesRead === 0 && end === 0) break;
     if (end === 0) continue;
-    // Decoded a chunk at a time, then cut into lines: one call into C++ per chunk, not per line.
+    // Decoded a chunk at a time, then cut into lines: one call into C++ per chunk, not per line
+    // (the chunk ends at a newline, and a newline is never inside a UTF-8 sequence).
     // A RawRecord's text is a slice of its chunk, so a chunk stays in memory until all of its
     // unparsed records are read or gone: never more than the file held at start, and less than
     // decoding each kept line on its own (100k users: start 619 vs 686 ms, RSS 210 vs 241 MB).

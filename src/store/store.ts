@@ -83,25 +83,18 @@ function newerFirst(a: AnyRecord, b: AnyRecord): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
-/** Where `record` goes in (or sits in) a newest-first array: binary search. */
-function sortedPosition(list: AnyRecord[], record: AnyRecord): number {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (newerFirst(list[mid]!, record) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+/** Oldest first, then id ascending: newerFirst the other way round. */
+function olderFirst(a: AnyRecord, b: AnyRecord): number {
+  return newerFirst(b, a);
 }
 
-/** Where `record` goes in (or sits in) an oldest-first array: binary search. */
-function olderFirstPosition(list: AnyRecord[], record: AnyRecord): number {
+/** Where `record` goes in (or sits in) `list`, which is sorted by `order`: binary search. */
+function position(list: AnyRecord[], record: AnyRecord, order: (a: AnyRecord, b: AnyRecord) => number): number {
   let low = 0;
   let high = list.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    if (newerFirst(record, list[mid]!) < 0) low = mid + 1;
+    if (order(list[mid]!, record) < 0) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -135,13 +128,13 @@ class NewestFirst<T extends AnyRecord> {
 
   insert(record: T): void {
     if (!this.#inFront(record)) {
-      this.#settled.splice(sortedPosition(this.#settled, record), 0, record);
+      this.#settled.splice(position(this.#settled, record, newerFirst), 0, record);
       return;
     }
     const front = this.#front;
     const last = front[front.length - 1];
     if (last === undefined || newerFirst(record, last) < 0) front.push(record);
-    else front.splice(olderFirstPosition(front, record), 0, record);
+    else front.splice(position(front, record, olderFirst), 0, record);
   }
 
   /** Takes `record` out; false when it is not where its sort keys say it is. */
@@ -166,7 +159,8 @@ class NewestFirst<T extends AnyRecord> {
   }
 
   #find(record: T): [T[], number] {
-    const [list, at] = this.#inFront(record) ? [this.#front, olderFirstPosition(this.#front, record)] : [this.#settled, sortedPosition(this.#settled, record)];
+    const [list, order] = this.#inFront(record) ? [this.#front, olderFirst] : [this.#settled, newerFirst];
+    const at = position(list, record, order);
     return [list, list[at] === record ? at : -1];
   }
 }
@@ -441,7 +435,7 @@ export class Store {
     return this.#collections[name].newestFirst(tenantId);
   }
 
-  /** Changes whenever a record of the tenant is added, replaced or removed in the collection. */
+  /** Changes whenever a record of the tenant is added, replaced or removed in the collection, and at a reset. */
   version(name: CollectionName, tenantId: string): number {
     return this.#collections[name].version(tenantId);
   }
