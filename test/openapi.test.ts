@@ -1,49 +1,14 @@
 /**
  * GET /v1/openapi.json: an OpenAPI 3.1 document that a standard validator accepts, with the
- * x-api-key scheme, and whose paths match the endpoint tables of spec/service-api.md part 4.
+ * x-api-key scheme, and whose operations are those of the spec's part 4 (test/spec-operations.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
+import { SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
 
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-/** The spec lives beside the repository: ../shared in CI and in this workplace. */
-const SPEC_PATH = resolve(REPO_ROOT, '../shared/spec/service-api.md');
-
-/**
- * Areas of the spec whose routes have not landed yet: their endpoints are reported, not
- * failed. Each line belongs to the issue that builds the area, and that work removes it; an
- * area listed here whose every endpoint is served fails the test, so the list cannot go stale.
- */
-const PENDING_AREAS: ReadonlyMap<string, string> = new Map<string, string>([
-  // ['Delegated sessions', 'the wallets and delegated sessions issue'],
-]);
-
-interface SpecEndpoint {
-  area: string;
-  method: string;
-  /** OpenAPI form: `/users/{id}`. */
-  path: string;
-}
-
-/** The rows `| METHOD | /path | …` of every table under "## 4. Endpoints", with their `### Area`. */
-function specEndpoints(markdown: string): SpecEndpoint[] {
-  const section = markdown.split(/^## /m).find((part) => part.startsWith('4. Endpoints'));
-  if (!section) throw new Error(`no "## 4. Endpoints" section in ${SPEC_PATH}`);
-  const endpoints: SpecEndpoint[] = [];
-  let area = '';
-  for (const line of section.split('\n')) {
-    const heading = /^### (.+)$/.exec(line);
-    if (heading) area = heading[1]!.trim();
-    const row = /^\|\s*(GET|POST|PUT|PATCH|DELETE)\s*\|\s*(\/[^\s|]*)\s*\|/.exec(line);
-    if (row) endpoints.push({ area, method: row[1]!, path: row[2]!.replace(/:(\w+)/g, '{$1}') });
-  }
-  return endpoints;
-}
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 type Operation = { security?: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> };
 type OpenApiDocument = {
@@ -100,23 +65,19 @@ describe('the OpenAPI document', () => {
     if (doc.paths['/analytics']) expect(names('get', '/analytics')).toContain('period');
   });
 
-  it('lists every endpoint of the spec\'s tables (pending areas reported)', () => {
-    if (!existsSync(SPEC_PATH)) throw new Error(`the spec is not at ${SPEC_PATH}: check out shared/ beside the repository`);
-    const endpoints = specEndpoints(readFileSync(SPEC_PATH, 'utf8'));
-    expect(endpoints.length).toBeGreaterThan(50);
-    const served = (endpoint: SpecEndpoint) => doc.paths[endpoint.path]?.[endpoint.method.toLowerCase()] !== undefined;
-    const missing = endpoints.filter((endpoint) => !served(endpoint));
-    const pending = missing.filter((endpoint) => PENDING_AREAS.has(endpoint.area));
-    if (pending.length > 0) {
-      console.warn(
-        `OpenAPI: ${pending.length} spec endpoints of pending areas are not served yet:\n` +
-          pending.map((e) => `  ${e.method} ${e.path}  (${e.area}: ${PENDING_AREAS.get(e.area)})`).join('\n'),
-      );
-    }
-    expect(missing.filter((endpoint) => !PENDING_AREAS.has(endpoint.area)).map((e) => `${e.method} ${e.path} (${e.area})`)).toEqual([]);
-    const landed = [...PENDING_AREAS.keys()].filter((area) => endpoints.some((e) => e.area === area) && !pending.some((e) => e.area === area));
-    expect(landed, 'these areas are served now: remove them from PENDING_AREAS in test/openapi.test.ts').toEqual([]);
-    const unknown = [...PENDING_AREAS.keys()].filter((area) => !endpoints.some((e) => e.area === area));
-    expect(unknown, 'PENDING_AREAS names areas the spec does not have').toEqual([]);
+  it('keeps a catalogue of the spec\'s 56 operations in 15 areas', () => {
+    expect(SPEC_OPERATIONS).toHaveLength(56);
+    expect(new Set(SPEC_OPERATIONS.map((operation) => operation.area))).toEqual(new Set(SPEC_AREAS));
+    const keys = SPEC_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('serves exactly the operations of the catalogue, no fewer and no more', () => {
+    const served = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((key) => HTTP_METHODS.has(key)).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const catalogue = SPEC_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    expect(catalogue.filter((key) => !served.includes(key)), 'in the spec, missing from the document').toEqual([]);
+    expect(served.filter((key) => !catalogue.includes(key)), 'in the document, not in the spec').toEqual([]);
   });
 });
