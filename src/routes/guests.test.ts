@@ -90,7 +90,7 @@ describe('guest sessions', () => {
     expect(use.status).toBe(410);
   });
 
-  it('converts a guest into a basic user keeping its id and party; a second convert is 409', async () => {
+  it('converts a guest into a basic user keeping its id and party', async () => {
     const { body } = await createGuestOn(svc);
     const guest = body.data;
     // Read first, so that the views answered (and kept as JSON text) before the convert are those of the guest.
@@ -117,10 +117,31 @@ describe('guest sessions', () => {
     expect((await svc.request('GET', `/users/${user.id}`)).body.data).toEqual(user);
     expect(await listed()).toEqual(user);
 
-    const again = await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'other@example.com' } });
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe('conflict');
-    expect((await svc.request('GET', `/guests/${guest.id}`)).body.data.status).toBe('converted');
+  });
+
+  it('answers 410 session_expired naming the status for every call on a converted guest session', async () => {
+    const { body } = await createGuestOn(svc);
+    const guest = body.data;
+    expect((await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'converted.once@example.com' } })).status).toBe(200);
+    for (const [method, path, payload] of [
+      ['GET', `/guests/${guest.id}`, undefined],
+      ['DELETE', `/guests/${guest.id}`, undefined],
+      ['POST', `/guests/${guest.id}/convert`, { email: 'converted.twice@example.com' }],
+    ] as const) {
+      const res = await svc.request(method, path, payload === undefined ? {} : { body: payload });
+      expect(res.status, `${method} ${path}`).toBe(410);
+      expect(res.body.code).toBe('session_expired');
+      expect(res.body.details).toEqual([expect.objectContaining({ status: 'converted', userId: guest.user.id })]);
+    }
+  });
+
+  it('names the status ended or expired in the 410 of a deleted or timed-out guest session', async () => {
+    const ended = (await createGuestOn(svc)).body.data;
+    await svc.request('DELETE', `/guests/${ended.id}`);
+    expect((await svc.request('GET', `/guests/${ended.id}`)).body.details).toEqual([expect.objectContaining({ status: 'ended' })]);
+    const expired = (await createGuestOn(svc)).body.data;
+    svc.emulator.rt.clock.advance(Date.parse(expired.expiresAt) - svc.emulator.rt.clock.nowMs() + 1_000);
+    expect((await svc.request('GET', `/guests/${expired.id}`)).body.details).toEqual([expect.objectContaining({ status: 'expired', expiresAt: expired.expiresAt })]);
   });
 
   it('refuses to convert into an email that is taken (case-insensitive), and checks the body', async () => {

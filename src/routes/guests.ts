@@ -36,6 +36,7 @@ export function guestsRoutes(rt: Runtime) {
     )
     .openapi(
       createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get guest session', request: { params: IdParam },
+        description: 'An active guest session; 410 session_expired once it was converted, ended or expired (`details` names which).',
         responses: { 200: jsonResponse(envelope(Guest), 'The guest session'), ...errorResponses(404, 410) } }),
       (c) => c.json({ data: guestView(rt, getGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     )
@@ -50,7 +51,7 @@ export function guestsRoutes(rt: Runtime) {
     )
     .openapi(
       createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Expire guest session', request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 409, 410) } }),
+        responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 410) } }),
       async (c) => c.json({ data: guestView(rt, await deleteGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     );
 }

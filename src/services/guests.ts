@@ -41,17 +41,32 @@ function findGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
   return guest;
 }
 
-/** 410 for a guest session that expired or was ended (spec part 3 rule 3). */
-function goneError(status: GuestStatus, id: string): ApiError {
-  return new ApiError('session_expired', status === 'ended' ? `guest session ${id} has ended` : `guest session ${id} has expired`);
+const GONE_MESSAGES: Record<Exclude<GuestStatus, 'active'>, string> = {
+  converted: 'was converted into a user',
+  ended: 'has ended',
+  expired: 'has expired',
+};
+
+/**
+ * 410 `session_expired` for a guest session that is no longer active (spec part 3 rule 3, D4):
+ * converted, ended (DELETE, cleanup) or past its TTL. `details` names the status and when.
+ */
+function goneError(guest: GuestRecord, status: Exclude<GuestStatus, 'active'>): ApiError {
+  const detail =
+    status === 'converted'
+      ? { status, userId: guest.userId, convertedAt: guest.convertedAt }
+      : status === 'ended'
+        ? { status, endedAt: guest.endedAt }
+        : { status, expiresAt: guest.expiresAt };
+  const message = `guest session ${guest.id} ${GONE_MESSAGES[status]}`;
+  return new ApiError('session_expired', message, [{ message, ...detail }]);
 }
 
-/** A guest session that can still be used: 410 when expired or ended, 409 when converted. */
+/** A guest session that is still active; 410 once converted, ended or expired. */
 function liveGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
   const guest = findGuest(rt, tenantId, id);
   const status = guestStatus(rt, guest);
-  if (status === 'converted') throw conflict(`guest session ${id} was already converted into a user`);
-  if (status !== 'active') throw goneError(status, id);
+  if (status !== 'active') throw goneError(guest, status);
   return guest;
 }
 
@@ -80,12 +95,9 @@ export async function createGuest(
   });
 }
 
-/** A guest session; 410 once it expired or was ended. A converted one is still shown. */
+/** A guest session while it is active; 410 once converted, ended or expired. */
 export function getGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
-  const guest = findGuest(rt, tenantId, id);
-  const status = guestStatus(rt, guest);
-  if (status === 'expired' || status === 'ended') throw goneError(status, id);
-  return guest;
+  return liveGuest(rt, tenantId, id);
 }
 
 /**
