@@ -91,3 +91,19 @@ export function conflict(message: string, details: ErrorDetail[] = []): ApiError
 export function validationError(message: string, details: ErrorDetail[]): ApiError {
   return new ApiError('validation_error', message, details);
 }
+
+/**
+ * One line for an error envelope a server answered (the CLI's and the receiver's view of a
+ * failed call): message, code and status, then each detail as `path: message`.
+ */
+export function describeErrorEnvelope(body: unknown, status: number): string {
+  const envelope = body as { error?: unknown; code?: unknown; details?: unknown } | null | undefined;
+  if (typeof envelope?.error !== 'string') return `HTTP ${status}`;
+  const details = (Array.isArray(envelope.details) ? envelope.details : [])
+    .map((detail: { path?: unknown; message?: unknown }) => {
+      const message = typeof detail?.message === 'string' ? detail.message : '';
+      return typeof detail?.path === 'string' && detail.path !== '' ? `${detail.path}: ${message}` : message;
+    })
+    .filter((text) => text !== '');
+  return `${envelope.error} (${String(envelope.code)}, HTTP ${status})${details.length > 0 ? `: ${details.join('; ')}` : ''}`;
+}

@@ -46,6 +46,37 @@ describe('svc clock and svc webhook dlq against a running emulator', () => {
     expect(receiver.received).toHaveLength(7);
   });
 
+  it('says so when a DLQ retry fails again, and exits 1', async () => {
+    receiver.respond = () => 500;
+    const hook = await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['api_key.created'] } });
+    await svc.request('POST', '/api-keys', { body: { name: 'cli-dlq-again' } });
+    await runCli(['clock', 'advance', '2d', '--url', svc.origin]);
+    const dead = (await svc.request('GET', '/_emulator/dlq')).body.data as Array<{ id: string; webhookId: string }>;
+    const mine = dead.find((d) => d.webhookId === hook.body.data.id)!;
+    const retried = await runCli(['webhook', 'dlq', 'retry', mine.id, '--url', svc.origin]);
+    expect(retried.code).toBe(1);
+    expect(retried.stderr.trim()).toBe(`error: the retry of ${mine.id} failed again (HTTP 500): it is back in the DLQ`);
+  });
+
+  it.each([['get'], ['advance'], ['set']])('svc clock %s --help shows examples', async (sub) => {
+    const help = await runCli(['clock', sub, '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Examples:');
+    expect(help.stdout).toContain(`$ svc clock ${sub}`);
+  });
+
+  it('prints the server\'s details of a 4xx, with the same error: prefix as every error', async () => {
+    const delay = await runCli(['faults', 'add', '--path', '/users', '--delay', '20m', '--url', svc.origin]);
+    expect(delay.code).toBe(1);
+    expect(delay.stderr).toMatch(/^error: POST \/_emulator\/faults failed: The request body is not valid \(validation_error, HTTP 400\): delay: at most 10m\n$/);
+    const type = await runCli(['events', '--type', 'nope', '--url', svc.origin]);
+    expect(type.code).toBe(1);
+    expect(type.stderr).toContain('type: not a known event type; one of user.created, user.updated');
+    expect(type.stderr.startsWith('error: ')).toBe(true);
+    const usage = await runCli(['clock', 'advance', 'soon', '--url', svc.origin]);
+    expect(usage.stderr.startsWith('error: ')).toBe(true);
+  });
+
   it('says in one line when no emulator answers', async () => {
     const result = await runCli(['clock', 'get', '--url', 'http://127.0.0.1:1']);
     expect(result.code).toBe(2);

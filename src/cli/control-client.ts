@@ -1,4 +1,5 @@
 /** The CLI's way to a running emulator's control plane (`/_emulator`), with readable failures. */
+import { describeErrorEnvelope } from '../errors.js';
 import { loadUndici } from '../undici.js';
 import { CliError } from './output.js';
 
@@ -34,15 +35,14 @@ export async function controlRequest<T>(options: ControlOptions, method: string,
     throw new CliError(`cannot reach the emulator at ${origin} (${code}); is \`svc serve\` running there? (set --url)`, 2);
   }
   const text = await response.body.text();
-  let parsed: { data?: T; error?: string; code?: string } | undefined;
+  let parsed: { data?: T } | undefined;
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
     parsed = undefined;
   }
   if (response.statusCode >= 400 || parsed?.data === undefined) {
-    const reason = parsed?.error ? `${parsed.error} (${parsed.code})` : `HTTP ${response.statusCode}`;
-    throw new CliError(`${method} /_emulator${path} failed: ${reason}`);
+    throw new CliError(`${method} /_emulator${path} failed: ${describeErrorEnvelope(parsed, response.statusCode)}`);
   }
   return parsed.data;
 }

@@ -13,7 +13,7 @@ export class CliError extends Error {
 
 export function printError(error: unknown): void {
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`${chalk.red('error')} ${message}\n`);
+  process.stderr.write(`${chalk.red('error:')} ${message}\n`);
 }
 
 export function parseIntegerOption(name: string, min: number, max: number) {

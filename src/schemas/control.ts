@@ -19,7 +19,7 @@ export const AdvanceClockBody = z.object({ by: Duration });
 export const AdvanceResult = ClockState.extend({ fired: z.number().int() });
 
 export const EventsQuery = z.object({
-  type: z.string().max(100).optional(),
+  type: z.enum(EVENT_TYPES, { error: `not a known event type; one of ${EVENT_TYPES.join(', ')}` }).optional(),
   tenant: z.string().max(100).optional(),
   limit: z
     .string()

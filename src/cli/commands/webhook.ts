@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { DeliveryView } from '../../schemas/webhooks.js';
 import { controlRequest } from '../control-client.js';
+import { printError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
 import { registerVerify } from './webhook-verify.js';
@@ -10,9 +11,14 @@ type DeadDelivery = DeliveryView & { tenantId: string };
 
 
 
-function describe(delivery: DeadDelivery): string {
+function lastOutcome(delivery: DeadDelivery): string {
   const last = delivery.attempts.at(-1);
-  const outcome = last ? (last.error ?? `HTTP ${last.statusCode}`) : 'no attempt';
+  if (!last) return 'no attempt';
+  return last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`;
+}
+
+function describe(delivery: DeadDelivery): string {
+  const outcome = lastOutcome(delivery);
   return `${delivery.id}  ${delivery.status.padEnd(9)} ${delivery.eventType.padEnd(28)} ${delivery.eventId}  ${delivery.attempts.length} attempts, last: ${outcome}`;
 }
 
@@ -50,7 +56,12 @@ Examples:
       }
       if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
       else process.stdout.write(`${results.map(describe).join('\n')}\n`);
-      if (results.some((delivery) => delivery.status !== 'succeeded')) process.exitCode = 1;
+      const failed = results.filter((delivery) => delivery.status !== 'succeeded');
+      for (const delivery of failed) {
+        const where = delivery.status === 'dead' ? 'it is back in the DLQ' : `it is ${delivery.status}`;
+        printError(`the retry of ${delivery.id} failed again (${lastOutcome(delivery)}): ${where}`);
+      }
+      if (failed.length > 0) process.exitCode = 1;
     });
   registerListen(webhook);
   registerVerify(webhook);
