@@ -3,7 +3,8 @@
  * built once by createRuntime() and handed to createApp(). Services take it as their
  * first argument.
  */
-import { Clock, type ClockOptions } from './clock/clock.js';
+import type { Clock, ClockOptions } from './clock/clock.js';
+import { openClock } from './clock/persisted.js';
 import { Sealer } from './crypto/seal.js';
 import type { Logger } from './logger.js';
 import type { EventListener } from './services/events.js';
@@ -50,7 +51,7 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   });
   try {
     const sealer = Sealer.forDataDir(store.dataDir);
-    const clock = new Clock(options.clock);
+    const clock = openClock(store.dataDir, options.clock);
     let dispatcher: Dispatcher | undefined;
     const rt: Runtime = {
       store,

@@ -4,12 +4,21 @@
  */
 
 export interface ClockOptions {
-  /** Emulated seconds per real second (default 1). */
+  /** Emulated seconds per real second (default: the resumed clock's, else 1). */
   speed?: number;
-  /** Emulated time at start (default: now). */
+  /** Emulated time at start (default: the resumed clock's, else now). */
   startTime?: Date;
+  /** A clock stored before (clock/persisted.ts), to go on from. */
+  resume?: ClockState;
   /** Real time source, for tests. */
   realNow?: () => number;
+}
+
+/** The clock as a function of real time: at real instant `realMs` it read `emulatedMs`, running at `speed`. */
+export interface ClockState {
+  realMs: number;
+  emulatedMs: number;
+  speed: number;
 }
 
 export type ClockListener = () => void;
@@ -23,9 +32,20 @@ export class Clock {
 
   constructor(options: ClockOptions = {}) {
     this.#realNow = options.realNow ?? Date.now;
-    this.#speed = validSpeed(options.speed ?? 1);
-    this.#anchorReal = this.#realNow();
-    this.#anchorEmulated = options.startTime?.getTime() ?? this.#anchorReal;
+    const { resume } = options;
+    this.#anchorReal = resume?.realMs ?? this.#realNow();
+    this.#anchorEmulated = resume?.emulatedMs ?? this.#anchorReal;
+    this.#speed = validSpeed(resume?.speed ?? 1);
+    if (options.speed !== undefined && options.speed !== this.#speed) {
+      this.#reanchor(this.nowMs());
+      this.#speed = validSpeed(options.speed);
+    }
+    if (options.startTime !== undefined) this.#reanchor(options.startTime.getTime());
+  }
+
+  /** What clock/persisted.ts stores: enough to go on after a restart as if the process had kept running. */
+  state(): ClockState {
+    return { realMs: this.#anchorReal, emulatedMs: this.#anchorEmulated, speed: this.#speed };
   }
 
   /** Emulated time in epoch milliseconds. */

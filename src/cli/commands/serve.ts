@@ -15,7 +15,7 @@ interface ServeOptions {
   inMemory?: boolean;
   logFormat: LogFormat;
   quiet?: boolean;
-  clockSpeed: number;
+  clockSpeed?: number;
   startTime?: string;
   retrySchedule?: number[];
   deliveryTimeout?: number;
@@ -62,8 +62,8 @@ export function registerServe(program: Command): void {
       return value;
     }, 'pretty')
     .option('-q, --quiet', 'log only warnings and errors')
-    .option('--clock-speed <n>', 'emulated seconds per real second', parsePositiveNumberOption('--clock-speed'), 1)
-    .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z')
+    .option('--clock-speed <n>', 'emulated seconds per real second (default: as the data dir\'s clock was left, else 1)', parsePositiveNumberOption('--clock-speed'))
+    .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z (default: the data dir\'s clock goes on where it was, else now)')
     .option('--retry-schedule <delays>', 'emulated delays between webhook attempts (default 1m,5m,30m,2h,24h)', parseSchedule)
     .option('--delivery-timeout <duration>', 'real time a webhook target has to answer (default 30s)', (text) => parseDurationOption('--delivery-timeout', text))
     .option('--dns-server <host:port>', 'DNS server for custom-domain verification (default: the system\'s)', parseDnsServer)
@@ -96,7 +96,7 @@ async function serve(options: ServeOptions): Promise<void> {
     dataDir: options.dataDir,
     inMemory: options.inMemory ?? false,
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
-    clock: { speed: options.clockSpeed, ...(startTime === undefined ? {} : { startTime }) },
+    clock: { ...(options.clockSpeed === undefined ? {} : { speed: options.clockSpeed }), ...(startTime === undefined ? {} : { startTime }) },
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
     ...(options.deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeout }),
     ...(options.adminToken === undefined || options.adminToken === '' ? {} : { adminToken: options.adminToken }),
