@@ -9,6 +9,7 @@ import { Secret, TOTP } from 'otpauth';
 import { ApiError, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
+import { emulatorTimeDetail } from './emulator-time.js';
 import type { MfaChallengeRecord, MfaRecord, TenantRecord, UserRecord, UserSessionRecord } from '../store/records.js';
 import { hashSecret } from './api-keys.js';
 import { emitEvent } from './events.js';
@@ -92,6 +93,12 @@ export async function setupMfa(
   return { secret: secret.base32, otpauthUrl, qrCode };
 }
 
+/** Where a wrong code is answered: the emulator's now, which the code must be made for. */
+function totpTimeDetail(rt: Runtime) {
+  const at = new Date(rt.clock.nowMs()).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  return emulatorTimeDetail(rt, 'code', 'The TOTP code', `make the code for that time, e.g. oathtool --totp -b --now "${at}" <secret>`);
+}
+
 /** Whether a TOTP code is right at the emulator's now (±1 step). */
 function totpMatches(rt: Runtime, tenant: TenantRecord, user: UserRecord, factor: MfaRecord, code: string): boolean {
   const secret = new Secret({ buffer: new Uint8Array(rt.sealer.open(factor.secret)).buffer });
@@ -104,7 +111,7 @@ export async function verifyMfaSetup(rt: Runtime, tenant: TenantRecord, user: Us
   const factor = factorOf(rt, user);
   if (!factor) throw conflict('MFA setup has not been started; call POST /mfa/setup first');
   if (factor.status === 'enabled') throw conflict('MFA is already enabled');
-  if (!totpMatches(rt, tenant, user, factor, code)) throw new ApiError('invalid_code', 'The code is not right; check the authenticator app\'s clock');
+  if (!totpMatches(rt, tenant, user, factor, code)) throw new ApiError('invalid_code', 'The code is not right; check the authenticator app\'s clock', [totpTimeDetail(rt)]);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await rt.store.write(() => {
     rt.store.update('mfa', factor.id, {
@@ -178,7 +185,7 @@ export async function verifyMfa(
       }),
     );
     const left = MAX_FAILED_ATTEMPTS - failed;
-    throw new ApiError('invalid_code', locks ? 'The code is not right; MFA is now locked for 15 minutes' : `The code is not right; ${left} more wrong codes lock MFA`);
+    throw new ApiError('invalid_code', locks ? 'The code is not right; MFA is now locked for 15 minutes' : `The code is not right; ${left} more wrong codes lock MFA`, [totpTimeDetail(rt)]);
   }
   const freshUntil = new Date(rt.clock.nowMs() + settingMs(tenant.settings.mfaFreshness, DEFAULT_FRESHNESS_MS)).toISOString();
   await rt.store.write(() => {

@@ -12,6 +12,7 @@ import { z } from '@hono/zod-openapi';
 import { ApiError, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
+import { emulatorTimeDetail } from './emulator-time.js';
 import type { TelegramAccountRecord, TenantRecord, UserRecord } from '../store/records.js';
 import { emitEvent } from './events.js';
 import { authenticateSession, openSession, sessionTtlMs, type SessionGrant } from './sessions.js';
@@ -115,7 +116,10 @@ export function checkInitData(initData: string, token: string): TelegramProfile 
 function checkFresh(rt: Runtime, profile: TelegramProfile): void {
   if (!Number.isInteger(profile.authDate) || profile.authDate <= 0) throw invalid('auth_date is not a Unix time');
   if (rt.clock.nowMs() - profile.authDate * 1000 > TELEGRAM_AUTH_MAX_AGE_MS) {
-    throw new ApiError('telegram_auth_expired', 'The Telegram data is older than 24 hours (auth_date); sign in with Telegram again');
+    const hint = 'sign in with Telegram again, or make auth_date from the emulator clock (GET /_emulator/clock, or `svc clock get`)';
+    throw new ApiError('telegram_auth_expired', 'The Telegram data is older than 24 hours (auth_date); sign in with Telegram again', [
+      emulatorTimeDetail(rt, 'auth_date', 'auth_date', hint),
+    ]);
   }
 }
 
