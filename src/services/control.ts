@@ -101,14 +101,22 @@ export function deadLetters(rt: Runtime): DeliveryRecord[] {
     .sort((a, b) => (a.updatedAt === b.updatedAt ? 0 : a.updatedAt < b.updatedAt ? 1 : -1));
 }
 
-/** A delivery as the control plane shows it: with its tenant, since it spans tenants. */
-export function controlDeliveryView(delivery: DeliveryRecord): DeliveryView & { tenantId: string } {
-  return { ...deliveryView(delivery), tenantId: delivery.tenantId };
+/** Whether a delivery's webhook was deleted (it is kept for its history, and cannot be retried). */
+export function isOrphaned(delivery: DeliveryRecord): boolean {
+  return typeof delivery.orphanedAt === 'string';
 }
 
-/** Retries every delivery of the DLQ, one after another; answers each result. */
+/**
+ * A delivery as the control plane shows it: with its tenant, since it spans tenants, and
+ * `webhookDeleted` when its webhook is gone.
+ */
+export function controlDeliveryView(delivery: DeliveryRecord): DeliveryView & { tenantId: string; webhookDeleted: boolean } {
+  return { ...deliveryView(delivery), tenantId: delivery.tenantId, webhookDeleted: isOrphaned(delivery) };
+}
+
+/** Retries every delivery of the DLQ that still has a webhook, one after another; answers each result. */
 export async function retryAllDead(rt: Runtime): Promise<DeliveryRecord[]> {
   const results: DeliveryRecord[] = [];
-  for (const delivery of deadLetters(rt)) results.push(await rt.dispatcher.retry(null, delivery.id));
+  for (const delivery of deadLetters(rt)) if (!isOrphaned(delivery)) results.push(await rt.dispatcher.retry(null, delivery.id));
   return results;
 }

@@ -92,13 +92,21 @@ export async function updateWebhook(
   return secret === undefined ? webhookView(updated) : { ...webhookView(updated), secret };
 }
 
-/** Deletes a webhook and its deliveries (nothing more is sent to it). */
+/**
+ * Deletes a webhook. Nothing more is sent to it, but its deliveries stay, marked orphaned, so
+ * their history and the DLQ stay true: one still waiting for an attempt is given up and goes
+ * to the DLQ, where it cannot be retried (there is no URL or secret left to send it with).
+ */
 export async function deleteWebhook(rt: Runtime, tenantId: string, id: string): Promise<void> {
   getWebhook(rt, tenantId, id);
   const deliveries = rt.store.ofTenant('deliveries', tenantId).filter((delivery) => delivery.webhookId === id);
+  const now = rt.clock.iso();
   await rt.store.write(() => {
     rt.store.remove('webhooks', id);
-    for (const delivery of deliveries) rt.store.remove('deliveries', delivery.id);
+    for (const delivery of deliveries) {
+      const waiting = delivery.status === 'pending' || delivery.status === 'failed';
+      rt.store.update('deliveries', delivery.id, { orphanedAt: now, updatedAt: now, ...(waiting ? { status: 'dead', nextAttemptAt: null } : {}) });
+    }
   });
 }
 

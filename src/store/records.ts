@@ -204,6 +204,11 @@ export interface DeliveryRecord {
   attempts: AttemptRecord[];
   /** Emulator time of the next attempt; null once succeeded or dead. */
   nextAttemptAt: string | null;
+  /**
+   * When its webhook was deleted: the delivery is kept for its history (and, if undelivered, in
+   * the DLQ) but has nowhere to go. Absent in stores written before this field.
+   */
+  orphanedAt?: string | null;
   createdAt: string;
   updatedAt: string;
 }

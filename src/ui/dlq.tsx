@@ -1,20 +1,22 @@
 /** The DLQ (spec part 3, DESIGN D9): dead deliveries across tenants, each with Retry, and Retry all. */
 import type { Runtime } from '../runtime.js';
-import { deadLetters } from '../services/control.js';
+import { deadLetters, isOrphaned } from '../services/control.js';
 import { attemptOutcome, Badge, Card, Empty, PostButton, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
 export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
   const dead = deadLetters(rt);
+  const retryable = dead.filter((delivery) => !isOrphaned(delivery)).length;
   return (
     <Layout title="DLQ" active="dlq" {...frame}>
       <h1>Dead letter queue</h1>
       <p class="subtitle">
         Deliveries whose every retry failed. Retry sends the same event (same <code>X-Service-Event-Id</code>) once more.
+        Deliveries of a deleted webhook stay here for their history; they have nowhere to go, so they cannot be retried.
       </p>
       <Card
         title={`${dead.length} dead deliver${dead.length === 1 ? 'y' : 'ies'}`}
-        actions={dead.length > 0 ? <PostButton action="/dlq/retry-all" back={frame.here} label="Retry all" kind="primary" confirm={`Retry all ${dead.length} dead deliveries?`} /> : undefined}
+        actions={retryable > 0 ? <PostButton action="/dlq/retry-all" back={frame.here} label="Retry all" kind="primary" confirm={`Retry all ${retryable} dead deliveries whose webhook still exists?`} /> : undefined}
       >
         {dead.length === 0 ? (
           <Empty>The DLQ is empty.</Empty>
@@ -34,9 +36,15 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                     <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{rt.store.get('tenants', delivery.tenantId)?.name ?? delivery.tenantId}</a>
                   </td>
                   <td>
-                    <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook?.url}>
-                      {webhook?.url ?? delivery.webhookId}
-                    </a>
+                    {webhook ? (
+                      <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook.url}>
+                        {webhook.url}
+                      </a>
+                    ) : (
+                      <span class="muted" data-orphaned>
+                        <span class="mono">{delivery.webhookId}</span> (deleted)
+                      </span>
+                    )}
                   </td>
                   <td>
                     <Badge value={delivery.eventType} tone="info" />
@@ -47,7 +55,7 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                     <Time iso={delivery.updatedAt} />
                   </td>
                   <td class="num">
-                    <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />
+                    {isOrphaned(delivery) ? <span class="muted">webhook deleted</span> : <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />}
                   </td>
                 </tr>
               );

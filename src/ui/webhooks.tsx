@@ -154,7 +154,13 @@ export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: Page
   const view = deliveryView(delivery);
   return (
     <Layout title="Delivery" active="webhooks" {...frame}>
-      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/webhooks/${delivery.webhookId}`, label: webhook?.url ?? delivery.webhookId }, { label: delivery.id }]} />
+      <Crumbs
+        items={[
+          { href: `${UI_BASE}/webhooks`, label: 'Webhooks' },
+          webhook ? { href: `${UI_BASE}/webhooks/${delivery.webhookId}`, label: webhook.url } : { label: `${delivery.webhookId} (deleted)` },
+          { label: delivery.id },
+        ]}
+      />
       <h1>
         Delivery <span class="mono">{delivery.id}</span> <Badge value={delivery.status} />
       </h1>
@@ -162,14 +168,14 @@ export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: Page
         {view.eventType} · event <code>{delivery.eventId}</code>
       </p>
       <div class="grid2 wide-right">
-        <Card title="Delivery" actions={delivery.status === 'dead' ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
+        <Card title="Delivery" actions={delivery.status === 'dead' && webhook ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
           <dl class="props">
             <dt>Status</dt>
             <dd>
               <Badge value={delivery.status} />
             </dd>
             <dt>Webhook</dt>
-            <dd class="mono">{webhook?.url ?? delivery.webhookId}</dd>
+            <dd class="mono">{webhook?.url ?? `${delivery.webhookId} (deleted${delivery.orphanedAt ? ` at ${delivery.orphanedAt}` : ''}; this delivery is kept for its history)`}</dd>
             <dt>Attempts</dt>
             <dd>{delivery.attempts.length}</dd>
             <dt>Next attempt</dt>

@@ -115,6 +115,9 @@ export class Dispatcher {
     if (delivery.status !== 'dead') {
       throw new ApiError('conflict', `delivery ${id} is ${delivery.status}; only dead deliveries (in the DLQ) can be retried`);
     }
+    if (typeof delivery.orphanedAt === 'string') {
+      throw new ApiError('conflict', `delivery ${id} cannot be retried: its webhook ${delivery.webhookId} was deleted, so there is no URL or secret to send it with`);
+    }
     const now = clock.iso();
     await store.write(() => store.update('deliveries', id, { status: 'pending', nextAttemptAt: now, updatedAt: now }));
     return this.attemptNow(id);
@@ -232,6 +235,9 @@ export class Dispatcher {
         const failures = attempts.length;
         if (outcome.ok) {
           store.update('deliveries', id, { status: 'succeeded', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
+        } else if (typeof current.orphanedAt === 'string') {
+          // Its webhook was deleted while this attempt was on the wire: nothing to retry to.
+          store.update('deliveries', id, { status: 'dead', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
         } else if (failures <= this.#schedule.length) {
           next = new Date(Date.parse(at) + this.#schedule[failures - 1]!).toISOString();
           store.update('deliveries', id, { status: 'failed', attempts, nextAttemptAt: next, updatedAt: clock.iso() });
