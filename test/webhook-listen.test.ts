@@ -210,6 +210,24 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     expect(await listener.stop()).toBe(0);
   });
 
+  it('--print-body shows each payload, and a webhook deleted meanwhile is reported as already gone', async () => {
+    const text = listen(['--print-body']);
+    const webhookId = (await text.waitFor(matching(/Webhook\s+(whk_\w+)/)))[1]!;
+    const json = listen(['--print-body', '--json']);
+    await json.waitFor((line) => line.startsWith('{') && JSON.parse(line));
+    await api('POST', '/users', { email: 'listen-print-body@example.com' });
+    const delivery = await json.waitFor((line) => line.includes('"delivery"') && JSON.parse(line));
+    expect(delivery.body).toMatchObject({ type: 'user.created', data: { email: 'listen-print-body@example.com' } });
+    await text.waitFor((line) => line.includes('"email": "listen-print-body@example.com"') && line);
+    expect(text.stdout).toMatch(/✔ valid\s+→ 200\n {4}\{\n {6}"id": "evt_\w+",\n {6}"type": "user\.created"/);
+
+    expect((await api('DELETE', `/webhooks/${webhookId}`)).status).toBe(200);
+    expect(await text.stop()).toBe(0);
+    expect(text.stdout).toContain(`Webhook ${webhookId} was already gone (404: deleted meanwhile, or the emulator was reset); nothing to delete.`);
+    expect(text.stdout).not.toContain(`Deleted webhook ${webhookId}`);
+    expect(await json.stop()).toBe(0);
+  });
+
   it('refuses bad usage with exit 2 and one line', async () => {
     const noSecret = new SvcProcess(['webhook', 'listen', '--port', '0']);
     expect(await noSecret.exited()).toBe(2);

@@ -44,7 +44,8 @@ export interface Receiver {
   readonly port: number;
   setSecret(secret: string): void;
   /** Calls `listener` with each delivery's record, once it is answered (or held). */
-  onDelivery(listener: (delivery: ReceivedDelivery) => void): void;
+  /** Hear each delivery once answered, with the exact bytes it carried. */
+  onDelivery(listener: (delivery: ReceivedDelivery, body: Buffer) => void): void;
   summary(): ReceiverSummary;
   /** Stops listening and drops held connections. */
   close(): Promise<void>;
@@ -106,7 +107,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   const now = options.nowMs ?? Date.now;
   const failOnPurpose = createFailurePolicy(options);
-  const listeners: Array<(delivery: ReceivedDelivery) => void> = [];
+  const listeners: Array<(delivery: ReceivedDelivery, body: Buffer) => void> = [];
   const summary = emptySummary();
   const seen = new Map<string, Seen>();
   const attempts = new Map<string, number>();
@@ -114,9 +115,9 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const inFlight = new Map<string, Promise<void>>();
   let seq = 0;
 
-  function report(delivery: ReceivedDelivery): void {
+  function report(delivery: ReceivedDelivery, body: Buffer): void {
     tally(summary, delivery);
-    for (const listener of listeners) listener(delivery);
+    for (const listener of listeners) listener(delivery, body);
   }
 
   /** Decides the answer of a delivery that passed the checks and is not a duplicate. */
@@ -184,7 +185,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     if (failures.length > 0 || result.eventId === null) {
       const status = size > MAX_BODY_BYTES ? 413 : 400;
       send(res, status, rejection(failures));
-      report({ ...record, verdict: 'invalid', answer: { status, cause: 'checks_failed' } });
+      report({ ...record, verdict: 'invalid', answer: { status, cause: 'checks_failed' } }, bytes);
       return;
     }
 
@@ -196,7 +197,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     const first = seen.get(eventId);
     if (first) {
       send(res, 200, { received: true, eventId, duplicate: true });
-      report({ ...record, verdict: 'duplicate', firstSeen: first, answer: { status: 200, cause: 'duplicate' } });
+      report({ ...record, verdict: 'duplicate', firstSeen: first, answer: { status: 200, cause: 'duplicate' } }, bytes);
       return;
     }
 
@@ -213,7 +214,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
         send(res, status, answerBody);
       }
       // With no status the connection is held open until the sender gives up or the receiver closes.
-      report({ ...record, forward, answer: { status, cause: answer } });
+      report({ ...record, forward, answer: { status, cause: answer } }, bytes);
     } finally {
       inFlight.delete(eventId);
       release();

@@ -3,6 +3,7 @@
  * (POST {base}/webhooks, spec part 4), takes the signing secret from the answer (D8, D15),
  * and deletes the webhook again on exit.
  */
+import { describeErrorEnvelope } from '../errors.js';
 import { loadUndici } from '../undici.js';
 
 /** A registration failure with a one-line, actionable message. */
@@ -56,13 +57,6 @@ async function call(method: 'POST' | 'DELETE', url: string, apiKey: string, body
   return { status: response.statusCode, json };
 }
 
-function apiMessage(json: unknown, status: number): string {
-  const body = json as { error?: unknown; code?: unknown; details?: Array<{ path?: string; message?: string }> } | undefined;
-  if (typeof body?.error !== 'string') return `HTTP ${status}`;
-  const details = (body.details ?? []).map((d) => `${d.path ? `${d.path}: ` : ''}${d.message ?? ''}`).filter(Boolean);
-  return `${body.error} (${String(body.code)}, HTTP ${status})${details.length > 0 ? `: ${details.join('; ')}` : ''}`;
-}
-
 /** Creates the webhook; answers its id and secret. */
 export async function registerWebhook(options: { apiBase: string; apiKey: string; url: string; events: string[] }): Promise<Registration> {
   const { status, json } = await call('POST', `${options.apiBase}/webhooks`, options.apiKey, {
@@ -70,7 +64,7 @@ export async function registerWebhook(options: { apiBase: string; apiKey: string
     events: options.events,
     description: 'svc webhook listen (deleted when it exits)',
   });
-  if (status !== 200 && status !== 201) throw new RegistrationError(`POST ${options.apiBase}/webhooks failed: ${apiMessage(json, status)}`);
+  if (status !== 200 && status !== 201) throw new RegistrationError(`POST ${options.apiBase}/webhooks failed: ${describeErrorEnvelope(json, status)}`);
   const data = (json as { data?: { id?: unknown; secret?: unknown } } | undefined)?.data;
   if (typeof data?.id !== 'string' || typeof data.secret !== 'string' || data.secret === '') {
     throw new RegistrationError(`POST ${options.apiBase}/webhooks answered ${status} without data.id and data.secret`);
@@ -78,9 +72,14 @@ export async function registerWebhook(options: { apiBase: string; apiKey: string
   return { apiBase: options.apiBase, apiKey: options.apiKey, webhookId: data.id, secret: data.secret };
 }
 
-/** Deletes the webhook; a webhook already gone counts as deleted. */
-export async function unregisterWebhook(registration: Registration): Promise<void> {
+/**
+ * Deletes the webhook. Answers `deleted`, or `gone` when the deployment no longer had it (404:
+ * someone deleted it meanwhile, or the emulator was reset).
+ */
+export async function unregisterWebhook(registration: Registration): Promise<'deleted' | 'gone'> {
   const url = `${registration.apiBase}/webhooks/${encodeURIComponent(registration.webhookId)}`;
   const { status, json } = await call('DELETE', url, registration.apiKey);
-  if (status >= 300 && status !== 404) throw new RegistrationError(`DELETE ${url} failed: ${apiMessage(json, status)}`);
+  if (status === 404) return 'gone';
+  if (status >= 300) throw new RegistrationError(`DELETE ${url} failed: ${describeErrorEnvelope(json, status)}`);
+  return 'deleted';
 }

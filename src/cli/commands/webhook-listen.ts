@@ -32,7 +32,25 @@ interface ListenOptions {
   seed?: number;
   forwardTo?: string;
   json?: boolean;
+  printBody?: boolean;
   log?: string;
+}
+
+/** The body as JSON when it parses (so `--json` lines nest it), else as the text it was. */
+function bodyValue(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** `--print-body` on the screen: the payload, pretty-printed and indented under its delivery's line. */
+function bodyLines(body: Buffer): string {
+  const value = bodyValue(body);
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return chalk.dim(text.split('\n').map((line) => `    ${line}`).join('\n'));
 }
 
 /** `--tolerance 300` (seconds) or a duration such as `5m`. */
@@ -168,9 +186,10 @@ async function listen(given: ListenOptions): Promise<void> {
     receiver.setSecret(registration.secret);
   }
 
-  receiver.onDelivery((delivery) => {
+  receiver.onDelivery((delivery, body) => {
     const line = JSON.stringify(delivery);
-    out(options.json ? line : formatDelivery(delivery));
+    if (options.json) out(options.printBody ? JSON.stringify({ ...delivery, body: bodyValue(body) }) : line);
+    else out(options.printBody ? `${formatDelivery(delivery)}\n${bodyLines(body)}` : formatDelivery(delivery));
     if (logFd !== null) writeSync(logFd, `${line}\n`);
   });
   if (options.json) {
@@ -182,10 +201,14 @@ async function listen(given: ListenOptions): Promise<void> {
   await receiver.close();
   if (registration) {
     try {
-      await unregisterWebhook(registration);
-      if (!options.json) out(chalk.dim(`Deleted webhook ${registration.webhookId}.`));
+      const outcome = await unregisterWebhook(registration);
+      if (!options.json) {
+        out(chalk.dim(outcome === 'deleted'
+          ? `Deleted webhook ${registration.webhookId}.`
+          : `Webhook ${registration.webhookId} was already gone (404: deleted meanwhile, or the emulator was reset); nothing to delete.`));
+      }
     } catch (error) {
-      process.stderr.write(`${chalk.yellow('warning')} could not delete webhook ${registration.webhookId}: ${(error as Error).message}\n`);
+      process.stderr.write(`${chalk.yellow('warning:')} could not delete webhook ${registration.webhookId}: ${(error as Error).message}\n`);
       process.exitCode = 1;
     }
   }
@@ -221,6 +244,7 @@ export function registerListen(webhook: Command): void {
     .option('--seed <n>', 'seed for --fail-rate, to repeat a run', parseIntegerOption('--seed', 0, 4_294_967_295))
     .option('--forward-to <url>', 'relay each valid, new delivery (headers and raw body intact) to your handler; its status is the answer')
     .option('--json', 'print one JSON line per delivery (and a listening and a summary line)')
+    .option('--print-body', 'show each delivery\'s payload: under its line, or as a "body" field with --json')
     .option('--log <file>', 'append one JSON line per delivery to this file')
     .addHelpText('after', `
 A delivery failing any check is answered 400 with the reason. A valid one is processed once per
@@ -231,6 +255,7 @@ Examples:
   $ svc webhook listen --register --url http://127.0.0.1:4010/v1 --api-key sk_test_…
   $ svc webhook listen --secret whsec_… --forward-to http://127.0.0.1:3000/webhooks
   $ svc webhook listen --secret whsec_… --fail-first 2        # watch the emulator retry
+  $ svc webhook listen --register --url http://127.0.0.1:4010 --api-key sk_test_… --print-body
   $ svc webhook listen --secret whsec_… --respond timeout --json --log deliveries.jsonl`)
     .action(async (options: Omit<ListenOptions, 'forwardTo'> & { forwardTo?: string }) => {
       await listen({ ...options, ...(options.forwardTo === undefined ? {} : { forwardTo: parseForwardTo(options.forwardTo) }) });
