@@ -27,6 +27,7 @@ import { passkeysRoutes } from './routes/passkeys.js';
 import { telegramRoutes } from './routes/telegram.js';
 import { mfaRoutes } from './routes/mfa.js';
 import { mpcRoutes } from './routes/mpc.js';
+import { registerOpenApiDocument } from './routes/openapi.js';
 import { guestsRoutes } from './routes/guests.js';
 import { tenantRoutes } from './routes/tenant.js';
 import { usersRoutes } from './routes/users.js';
@@ -140,23 +141,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/analytics', analyticsRoutes(rt));
   v1.route('/billing', billingRoutes(rt));
 
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
-  // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  v1.get('/openapi.json', (c) =>
-    c.json(
-      v1.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'Wallet and Identity Service API',
-          version: options.version ?? '0.0.0',
-          description: 'Served by svc, the local emulator. Every path is relative to the base URL ending in /v1.',
-        },
-        servers: [{ url: API_BASE_PATH }],
-      }),
-    ),
-  );
+  registerOpenApiDocument(v1, options.version ?? '0.0.0');
   app.route(API_BASE_PATH, v1);
   return app;
 }

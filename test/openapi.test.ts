@@ -10,12 +10,22 @@ import { SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-type Operation = { security?: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> };
+type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> };
 type OpenApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
+  tags?: Array<{ name: string; description?: string }>;
   components: { securitySchemes: Record<string, unknown> };
 };
+
+/** Every operation of the document as `[method, path, operation]`. */
+function operationsOf(doc: OpenApiDocument): Array<[string, string, Operation]> {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([key]) => HTTP_METHODS.has(key))
+      .map(([method, operation]): [string, string, Operation] => [method.toUpperCase(), path, operation]),
+  );
+}
 
 describe('the OpenAPI document', () => {
   let rt: Runtime;
@@ -73,11 +83,23 @@ describe('the OpenAPI document', () => {
   });
 
   it('serves exactly the operations of the catalogue, no fewer and no more', () => {
-    const served = Object.entries(doc.paths).flatMap(([path, item]) =>
-      Object.keys(item).filter((key) => HTTP_METHODS.has(key)).map((method) => `${method.toUpperCase()} ${path}`),
-    );
+    const served = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
     const catalogue = SPEC_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
     expect(catalogue.filter((key) => !served.includes(key)), 'in the spec, missing from the document').toEqual([]);
     expect(served.filter((key) => !catalogue.includes(key)), 'in the document, not in the spec').toEqual([]);
+  });
+
+  it('names every operation with the catalogue\'s operationId and tags it with its area', () => {
+    const byKey = new Map(SPEC_OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, operation]));
+    for (const [method, path, operation] of operationsOf(doc)) {
+      const expected = byKey.get(`${method} ${path}`);
+      expect(operation.operationId, `${method} ${path}`).toBe(expected?.operationId);
+      expect(operation.tags, `${method} ${path}`).toEqual([expected?.area]);
+    }
+  });
+
+  it('describes every tag it uses, in the order of the spec\'s areas', () => {
+    expect((doc.tags ?? []).map((tag) => tag.name)).toEqual([...SPEC_AREAS]);
+    for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w{3,}/);
   });
 });

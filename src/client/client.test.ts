@@ -7,6 +7,7 @@ import { createApp, createClient, createRuntime, ServiceError, unwrap, verifySig
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../services/seed.js';
 import { ACME_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../test-support/receiver.js';
+import { SPEC_OPERATIONS } from '../../test/spec-operations.js';
 
 let svc: TestEmulator;
 let rt: Runtime;
@@ -81,5 +82,23 @@ describe.each(['undici', 'in-process'])('createClient over %s', (transport) => {
   it('reaches the control plane at the base URL origin', async () => {
     const clock = unwrap(await client().emulator.clock()).data;
     expect(schemas.control.ClockState.safeParse(clock).success).toBe(true);
+  });
+});
+
+describe('the client\'s method names', () => {
+  it('has one method per operation, named by its operationId in the OpenAPI document, and no other', () => {
+    const client = clients['in-process']!;
+    const functions = Object.entries(client).filter(([name, value]) => typeof value === 'function' && name !== 'request').map(([name]) => name);
+    expect(functions.sort()).toEqual(SPEC_OPERATIONS.map((operation) => operation.operationId).sort());
+  });
+
+  it('sends each operation to its method and path', async () => {
+    const client = clients['in-process']!;
+    const sent = async (result: Promise<{ request: { method: string; path: string } }>) => (await result).request;
+    expect(await sent(client.getApp('app_x'))).toMatchObject({ method: 'GET', path: '/apps/app_x' });
+    expect(await sent(client.expireGuest('gst_x'))).toMatchObject({ method: 'DELETE', path: '/guests/gst_x' });
+    expect(await sent(client.getKeyShares('st_x', 'wal_x'))).toMatchObject({ method: 'GET', path: '/mpc/shares/wal_x' });
+    expect(await sent(client.verifyCustomDomain())).toMatchObject({ method: 'POST', path: '/custom-domains/verify' });
+    expect(client.apps.list).toBe(client.listApps);
   });
 });

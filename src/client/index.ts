@@ -1,9 +1,11 @@
 /**
  * The typed client of the API (issue 9): `createClient({ baseUrl, apiKey })` over undici, or
  * in-process over an app with `fetch: (url, init) => app.request(url, init)`. Each operation
- * of the spec is one method typed from the zod schemas' z.infer types; every method answers
- * an ApiResult (status, headers, text, parsed body, the request sent) and `unwrap()` turns
- * it into the body or a ServiceError. `request()` sends anything, for callers that must.
+ * of the spec is one method named by its operationId in the OpenAPI document (`listApps`),
+ * typed from the zod schemas' z.infer types, and again by area under a short name
+ * (`apps.list`). Every method answers an ApiResult (status, headers, text, parsed body, the
+ * request sent) and `unwrap()` turns it into the body or a ServiceError. `request()` sends
+ * anything, for callers that must.
  */
 import type { Page } from '../services/pagination.js';
 import type { z } from '@hono/zod-openapi';
@@ -21,6 +23,7 @@ import type { Analytics } from '../schemas/analytics.js';
 import type { BillingUsage, CheckoutSession, PortalSession } from '../schemas/billing.js';
 import type { Contract, CreatedDelegatedSession, DelegatedSession, Transaction } from '../schemas/delegated-sessions.js';
 import type { DeletedShares, KeyShare, RecoveredKey, StoredShare } from '../schemas/mpc.js';
+import type { SignIn } from '../schemas/auth.js';
 import type { PasskeyOptions } from '../schemas/passkeys.js';
 import type { TelegramWidgetConfig } from '../schemas/telegram.js';
 import type { ClaimedWallet, Wallet } from '../schemas/wallets.js';
@@ -53,118 +56,137 @@ export function createClient(options: ClientOptions) {
   const control = <T>(method: string, path: string, extra: CallOptions = {}): R<T> =>
     send<T>({ ...options, baseUrl: `${controlBase}/_emulator`, apiKey: undefined }, method, path, extra);
 
+  /** One method per operation of the API, named by its operationId in the OpenAPI document. */
+  const operations = {
+    listApps: (query: Partial<Out<typeof AppListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof App>>>('GET', '/apps', { ...extra, query }),
+    createApp: (body: z.input<typeof CreateAppBody>, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('POST', '/apps', { ...extra, body }),
+    getApp: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('GET', `/apps/${id(appId)}`, extra),
+    updateApp: (appId: string, body: z.input<typeof UpdateAppBody>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof App>>>('PATCH', `/apps/${id(appId)}`, { ...extra, body }),
+    deleteApp: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/apps/${id(appId)}`, extra),
+
+    listUsers: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
+    createUser: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
+    getUser: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
+    createWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
+    getWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof Wallet>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
+
+    listApiKeys: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
+    createApiKey: (body: { name: string }, extra?: CallOptions) => call<Envelope<Out<typeof CreatedApiKey>>>('POST', '/api-keys', { ...extra, body }),
+    revokeApiKey: (keyId: string, extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>>>('DELETE', `/api-keys/${id(keyId)}`, extra),
+
+    listWebhooks: (extra?: CallOptions) => call<Envelope<Out<typeof Webhook>[]>>('GET', '/webhooks', extra),
+    createWebhook: (body: z.input<typeof CreateWebhookBody>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof WebhookWithSecret>>>('POST', '/webhooks', { ...extra, body }),
+    updateWebhook: (webhookId: string, body: z.input<typeof UpdateWebhookBody>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof Webhook> & { secret?: string }>>('PATCH', `/webhooks/${id(webhookId)}`, { ...extra, body }),
+    deleteWebhook: (webhookId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/webhooks/${id(webhookId)}`, extra),
+    sendTestEvent: (webhookId: string, body: { type?: string } = {}, extra?: CallOptions) =>
+      call<Envelope<Out<typeof Delivery>>>('POST', `/webhooks/${id(webhookId)}/test`, { ...extra, body }),
+    listDeliveries: (webhookId: string, query: { status?: Out<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
+      call<Envelope<Out<typeof Delivery>[]>>('GET', `/webhooks/${id(webhookId)}/deliveries`, { ...extra, query }),
+
+    getPasskeyRegistrationOptions: (body: { email: string; name?: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof PasskeyOptions>>>('POST', '/auth/passkey/register-options', { ...extra, body }),
+    verifyPasskeyRegistration: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/passkey/register-verify', { ...extra, body }),
+    getPasskeyLoginOptions: (query: { email?: string } = {}, extra?: CallOptions) =>
+      call<Envelope<Out<typeof PasskeyOptions>>>('GET', '/auth/passkey/login-options', { ...extra, query }),
+    verifyPasskeyLogin: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/passkey/login-verify', { ...extra, body }),
+
+    verifyTelegramAuth: (body: Record<string, unknown>, extra?: CallOptions) => call<Envelope<Out<typeof SignIn>>>('POST', '/auth/telegram/verify', { ...extra, body }),
+    getTelegramWidgetConfig: (extra?: CallOptions) => call<Envelope<Out<typeof TelegramWidgetConfig>>>('GET', '/auth/telegram/widget-config', extra),
+
+    createGuest: (extra?: CallOptions) => call<Envelope<Out<typeof CreatedGuest>>>('POST', '/guests', { ...extra, body: {} }),
+    getGuest: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('GET', `/guests/${id(guestId)}`, extra),
+    convertGuest: (guestId: string, body: { email: string; name?: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof ConvertedGuest>>>('POST', `/guests/${id(guestId)}/convert`, { ...extra, body }),
+    expireGuest: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('DELETE', `/guests/${id(guestId)}`, extra),
+    cleanupGuests: (body: { olderThan: string }, extra?: CallOptions) => call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
+
+    createDelegatedSession: (session: string, body: Record<string, unknown>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof CreatedDelegatedSession>>>('POST', '/delegated-sessions', { ...extra, bearer: session, body }),
+    getDelegatedSession: (session: string, sessionId: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof DelegatedSession>>>('GET', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
+    revokeDelegatedSession: (session: string, sessionId: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof DelegatedSession>>>('DELETE', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
+    /** Called by the delegate with the delegated session's own token. */
+    executeTransaction: (token: string, sessionId: string, command: Record<string, unknown>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof Transaction>>>('POST', `/delegated-sessions/${id(sessionId)}/execute`, { ...extra, bearer: token, body: { command } }),
+    /** Called by the delegate with the delegated session's own token. */
+    queryContracts: (token: string, sessionId: string, body: { templateId?: string; page?: number; pageSize?: number } = {}, extra?: CallOptions) =>
+      call<Page<Out<typeof Contract>>>('POST', `/delegated-sessions/${id(sessionId)}/query`, { ...extra, bearer: token, body }),
+
+    setupMfa: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaSetup>>>('POST', '/mfa/setup', { ...extra, bearer: session, body: {} }),
+    verifyMfaSetup: (session: string, code: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof MfaEnabled>>>('POST', '/mfa/verify-setup', { ...extra, bearer: session, body: { code } }),
+    createMfaChallenge: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
+    verifyMfa: (session: string, body: { challengeId: string; code: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof MfaVerified>>>('POST', '/mfa/verify', { ...extra, bearer: session, body }),
+    getMfaStatus: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaStatus>>>('GET', '/mfa/status', { ...extra, bearer: session }),
+    disableMfa: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaDisabled>>>('DELETE', '/mfa', { ...extra, bearer: session }),
+
+    storeKeyShare: (session: string, body: { walletId: string; shareIndex: number; share: string; label?: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof StoredShare>>>('POST', '/mpc/shares', { ...extra, bearer: session, body }),
+    getKeyShares: (session: string, walletId: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof KeyShare>[]>>('GET', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
+    deleteKeyShares: (session: string, walletId: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof DeletedShares>>>('DELETE', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
+    recoverKey: (session: string, body: { walletId: string; shares: string[] }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof RecoveredKey>>>('POST', '/mpc/recover', { ...extra, bearer: session, body }),
+
+    registerCustomDomain: (domain: string, extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
+    verifyCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
+    removeCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
+
+    getTenant: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),
+    updateTenant: (body: z.input<typeof UpdateTenantBody>, extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('PATCH', '/tenant', { ...extra, body }),
+
+    getAnalytics: (period: '7d' | '30d' | '90d', extra?: CallOptions) => call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
+
+    createCheckoutSession: (body: { plan: string; successUrl: string; cancelUrl: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof CheckoutSession>>>('POST', '/billing/checkout', { ...extra, body }),
+    createPortalSession: (body: { returnUrl: string }, extra?: CallOptions) => call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
+    getBillingUsage: (extra?: CallOptions) => call<Envelope<Out<typeof BillingUsage>>>('GET', '/billing/usage', extra),
+
+    checkHealth: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
+    checkReadiness: (extra?: CallOptions) => call<Envelope<Out<typeof Ready>>>('GET', '/readyz', extra),
+  };
+  const o = operations;
+
   return {
     options,
     /** Any method and path below the base URL (or an absolute URL). */
     request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => call<T>(method, path, extra),
-    apps: {
-      list: (query: Partial<Out<typeof AppListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof App>>>('GET', '/apps', { ...extra, query }),
-      create: (body: z.input<typeof CreateAppBody>, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('POST', '/apps', { ...extra, body }),
-      get: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('GET', `/apps/${id(appId)}`, extra),
-      update: (appId: string, body: z.input<typeof UpdateAppBody>, extra?: CallOptions) =>
-        call<Envelope<Out<typeof App>>>('PATCH', `/apps/${id(appId)}`, { ...extra, body }),
-      delete: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/apps/${id(appId)}`, extra),
-    },
-    users: {
-      list: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
-      create: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
-      get: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
-      createWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
-      getWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof Wallet>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
-    },
-    apiKeys: {
-      list: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
-      create: (body: { name: string }, extra?: CallOptions) => call<Envelope<Out<typeof CreatedApiKey>>>('POST', '/api-keys', { ...extra, body }),
-      revoke: (keyId: string, extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>>>('DELETE', `/api-keys/${id(keyId)}`, extra),
-    },
-    webhooks: {
-      list: (extra?: CallOptions) => call<Envelope<Out<typeof Webhook>[]>>('GET', '/webhooks', extra),
-      create: (body: z.input<typeof CreateWebhookBody>, extra?: CallOptions) =>
-        call<Envelope<Out<typeof WebhookWithSecret>>>('POST', '/webhooks', { ...extra, body }),
-      update: (webhookId: string, body: z.input<typeof UpdateWebhookBody>, extra?: CallOptions) =>
-        call<Envelope<Out<typeof Webhook> & { secret?: string }>>('PATCH', `/webhooks/${id(webhookId)}`, { ...extra, body }),
-      delete: (webhookId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/webhooks/${id(webhookId)}`, extra),
-      test: (webhookId: string, body: { type?: string } = {}, extra?: CallOptions) =>
-        call<Envelope<Out<typeof Delivery>>>('POST', `/webhooks/${id(webhookId)}/test`, { ...extra, body }),
-      deliveries: (webhookId: string, query: { status?: Out<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
-        call<Envelope<Out<typeof Delivery>[]>>('GET', `/webhooks/${id(webhookId)}/deliveries`, { ...extra, query }),
-    },
-    guests: {
-      create: (extra?: CallOptions) => call<Envelope<Out<typeof CreatedGuest>>>('POST', '/guests', { ...extra, body: {} }),
-      get: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('GET', `/guests/${id(guestId)}`, extra),
-      convert: (guestId: string, body: { email: string; name?: string }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof ConvertedGuest>>>('POST', `/guests/${id(guestId)}/convert`, { ...extra, body }),
-      expire: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('DELETE', `/guests/${id(guestId)}`, extra),
-      cleanup: (body: { olderThan: string }, extra?: CallOptions) => call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
-    },
-    mfa: {
-      setup: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaSetup>>>('POST', '/mfa/setup', { ...extra, bearer: session, body: {} }),
-      verifySetup: (session: string, code: string, extra?: CallOptions) =>
-        call<Envelope<Out<typeof MfaEnabled>>>('POST', '/mfa/verify-setup', { ...extra, bearer: session, body: { code } }),
-      challenge: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
-      verify: (session: string, body: { challengeId: string; code: string }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof MfaVerified>>>('POST', '/mfa/verify', { ...extra, bearer: session, body }),
-      status: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaStatus>>>('GET', '/mfa/status', { ...extra, bearer: session }),
-      disable: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaDisabled>>>('DELETE', '/mfa', { ...extra, bearer: session }),
-    },
-    customDomains: {
-      register: (domain: string, extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
-      verify: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
-      remove: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
-    },
+    ...operations,
+    // The same methods grouped by area, under shorter names.
+    apps: { list: o.listApps, create: o.createApp, get: o.getApp, update: o.updateApp, delete: o.deleteApp },
+    users: { list: o.listUsers, create: o.createUser, get: o.getUser, createWallet: o.createWallet, getWallet: o.getWallet },
+    apiKeys: { list: o.listApiKeys, create: o.createApiKey, revoke: o.revokeApiKey },
+    webhooks: { list: o.listWebhooks, create: o.createWebhook, update: o.updateWebhook, delete: o.deleteWebhook, test: o.sendTestEvent, deliveries: o.listDeliveries },
+    guests: { create: o.createGuest, get: o.getGuest, convert: o.convertGuest, expire: o.expireGuest, cleanup: o.cleanupGuests },
+    mfa: { setup: o.setupMfa, verifySetup: o.verifyMfaSetup, challenge: o.createMfaChallenge, verify: o.verifyMfa, status: o.getMfaStatus, disable: o.disableMfa },
+    customDomains: { register: o.registerCustomDomain, verify: o.verifyCustomDomain, remove: o.removeCustomDomain },
     passkeys: {
-      registerOptions: (body: { email: string; name?: string }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof PasskeyOptions>>>('POST', '/auth/passkey/register-options', { ...extra, body }),
-      registerVerify: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
-        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/passkey/register-verify', { ...extra, body }),
-      loginOptions: (query: { email?: string } = {}, extra?: CallOptions) => call<Envelope<Out<typeof PasskeyOptions>>>('GET', '/auth/passkey/login-options', { ...extra, query }),
-      loginVerify: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
-        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/passkey/login-verify', { ...extra, body }),
+      registerOptions: o.getPasskeyRegistrationOptions,
+      registerVerify: o.verifyPasskeyRegistration,
+      loginOptions: o.getPasskeyLoginOptions,
+      loginVerify: o.verifyPasskeyLogin,
     },
-    telegram: {
-      verify: (body: Record<string, unknown>, extra?: CallOptions) =>
-        call<Envelope<{ user: Out<typeof User>; session: { token: string; expiresAt: string } }>>('POST', '/auth/telegram/verify', { ...extra, body }),
-      widgetConfig: (extra?: CallOptions) => call<Envelope<Out<typeof TelegramWidgetConfig>>>('GET', '/auth/telegram/widget-config', extra),
-    },
+    telegram: { verify: o.verifyTelegramAuth, widgetConfig: o.getTelegramWidgetConfig },
     delegatedSessions: {
-      create: (session: string, body: Record<string, unknown>, extra?: CallOptions) =>
-        call<Envelope<Out<typeof CreatedDelegatedSession>>>('POST', '/delegated-sessions', { ...extra, bearer: session, body }),
-      get: (session: string, sessionId: string, extra?: CallOptions) =>
-        call<Envelope<Out<typeof DelegatedSession>>>('GET', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
-      revoke: (session: string, sessionId: string, extra?: CallOptions) =>
-        call<Envelope<Out<typeof DelegatedSession>>>('DELETE', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
-      /** Called by the delegate with the delegated session's own token. */
-      execute: (token: string, sessionId: string, command: Record<string, unknown>, extra?: CallOptions) =>
-        call<Envelope<Out<typeof Transaction>>>('POST', `/delegated-sessions/${id(sessionId)}/execute`, { ...extra, bearer: token, body: { command } }),
-      query: (token: string, sessionId: string, body: { templateId?: string; page?: number; pageSize?: number } = {}, extra?: CallOptions) =>
-        call<Page<Out<typeof Contract>>>('POST', `/delegated-sessions/${id(sessionId)}/query`, { ...extra, bearer: token, body }),
+      create: o.createDelegatedSession,
+      get: o.getDelegatedSession,
+      revoke: o.revokeDelegatedSession,
+      execute: o.executeTransaction,
+      query: o.queryContracts,
     },
-    mpc: {
-      storeShare: (session: string, body: { walletId: string; shareIndex: number; share: string; label?: string }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof StoredShare>>>('POST', '/mpc/shares', { ...extra, bearer: session, body }),
-      getShares: (session: string, walletId: string, extra?: CallOptions) => call<Envelope<Out<typeof KeyShare>[]>>('GET', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
-      deleteShares: (session: string, walletId: string, extra?: CallOptions) =>
-        call<Envelope<Out<typeof DeletedShares>>>('DELETE', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
-      recover: (session: string, body: { walletId: string; shares: string[] }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof RecoveredKey>>>('POST', '/mpc/recover', { ...extra, bearer: session, body }),
-    },
-    analytics: {
-      get: (period: '7d' | '30d' | '90d', extra?: CallOptions) => call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
-    },
-    billing: {
-      checkout: (body: { plan: string; successUrl: string; cancelUrl: string }, extra?: CallOptions) =>
-        call<Envelope<Out<typeof CheckoutSession>>>('POST', '/billing/checkout', { ...extra, body }),
-      portal: (body: { returnUrl: string }, extra?: CallOptions) => call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
-      usage: (extra?: CallOptions) => call<Envelope<Out<typeof BillingUsage>>>('GET', '/billing/usage', extra),
-    },
-    tenant: {
-      get: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),
-      update: (body: z.input<typeof UpdateTenantBody>, extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('PATCH', '/tenant', { ...extra, body }),
-    },
-    health: {
-      healthz: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
-      readyz: (extra?: CallOptions) => call<Envelope<Out<typeof Ready>>>('GET', '/readyz', extra),
-    },
+    mpc: { storeShare: o.storeKeyShare, getShares: o.getKeyShares, deleteShares: o.deleteKeyShares, recover: o.recoverKey },
+    analytics: { get: o.getAnalytics },
+    billing: { checkout: o.createCheckoutSession, portal: o.createPortalSession, usage: o.getBillingUsage },
+    tenant: { get: o.getTenant, update: o.updateTenant },
+    health: { healthz: o.checkHealth, readyz: o.checkReadiness },
     /** The emulator's control plane (DESIGN D10, D11), at the base URL's origin. */
     emulator: {
       request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),

@@ -5,10 +5,13 @@ import { Analytics, AnalyticsQuery } from '../schemas/analytics.js';
 import { envelope, errorResponses, jsonResponse } from '../schemas/common.js';
 import { analytics } from '../services/analytics.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
+
+const tags: ApiTag[] = ['Analytics'];
 
 export function analyticsRoutes(rt: Runtime) {
   return newRouter().openapi(
-    createRoute({ method: 'get', path: '/', tags: ['Analytics'], security: API_KEY_SECURITY, summary: 'Analytics for the period',
+    createRoute({ method: 'get', path: '/', operationId: 'getAnalytics', tags, security: API_KEY_SECURITY, summary: 'Analytics for the period',
       description: 'Totals and a daily series over the last 7, 30 or 90 UTC days of the emulator clock, today included.',
       request: { query: AnalyticsQuery },
       responses: { 200: jsonResponse(envelope(Analytics), 'The analytics'), ...errorResponses() } }),

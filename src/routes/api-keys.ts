@@ -5,19 +5,20 @@ import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/api-keys.js'
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['API keys'];
+const tags: ApiTag[] = ['API keys'];
 const security = API_KEY_SECURITY;
 
 export function apiKeysRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', tags, security, summary: 'List API keys',
+      createRoute({ method: 'get', path: '/', operationId: 'listApiKeys', tags, security, summary: 'List API keys',
         responses: { 200: jsonResponse(list(ApiKey), 'The keys, without their values'), ...errorResponses() } }),
       (c) => c.json({ data: listApiKeys(rt, c.get('tenant').id) }, 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Create API key', request: jsonBody(CreateApiKeyBody),
+      createRoute({ method: 'post', path: '/', operationId: 'createApiKey', tags, security, summary: 'Create API key', request: jsonBody(CreateApiKeyBody),
         responses: { 201: jsonResponse(envelope(CreatedApiKey), 'The key; its value is shown only here'), ...errorResponses() } }),
       async (c) => {
         c.header('cache-control', 'no-store');
@@ -25,7 +26,7 @@ export function apiKeysRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Revoke API key', request: { params: IdParam },
+      createRoute({ method: 'delete', path: '/{id}', operationId: 'revokeApiKey', tags, security, summary: 'Revoke API key', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(ApiKey), 'The revoked key'), ...errorResponses(404) } }),
       async (c) => c.json({ data: await revokeApiKey(rt, c.get('tenant').id, c.req.valid('param').id) }, 200),
     );

@@ -5,14 +5,15 @@ import { BillingUsage, CheckoutBody, CheckoutSession, PortalBody, PortalSession 
 import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
 import { billingUsage, checkoutUrl, createCheckout, createPortal, portalUrl } from '../services/billing.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Billing'];
+const tags: ApiTag[] = ['Billing'];
 const security = API_KEY_SECURITY;
 
 export function billingRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/checkout', tags, security, summary: 'Create checkout session at the payment provider',
+      createRoute({ method: 'post', path: '/checkout', operationId: 'createCheckoutSession', tags, security, summary: 'Create checkout session at the payment provider',
         request: jsonBody(CheckoutBody),
         responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`'), ...errorResponses(409) } }),
       async (c) => {
@@ -22,7 +23,7 @@ export function billingRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/portal', tags, security, summary: 'Create billing portal session', request: jsonBody(PortalBody),
+      createRoute({ method: 'post', path: '/portal', operationId: 'createPortalSession', tags, security, summary: 'Create billing portal session', request: jsonBody(PortalBody),
         responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`'), ...errorResponses() } }),
       async (c) => {
         const portal = await createPortal(rt, c.get('tenant').id, c.req.valid('json').returnUrl);
@@ -30,7 +31,7 @@ export function billingRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/usage', tags, security, summary: 'Get current usage',
+      createRoute({ method: 'get', path: '/usage', operationId: 'getBillingUsage', tags, security, summary: 'Get current usage',
         responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits'), ...errorResponses() } }),
       (c) => c.json({ data: billingUsage(rt, c.get('tenant').id) }, 200),
     );

@@ -5,14 +5,15 @@ import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/com
 import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
 import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/domains.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Custom domains'];
+const tags: ApiTag[] = ['Custom domains'];
 const security = API_KEY_SECURITY;
 
 export function customDomainsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Register domain', request: jsonBody(RegisterDomainBody),
+      createRoute({ method: 'post', path: '/', operationId: 'registerCustomDomain', tags, security, summary: 'Register domain', request: jsonBody(RegisterDomainBody),
         description: 'Answers the TXT record to create. The same domain again answers 200 with the existing record.',
         responses: {
           201: jsonResponse(envelope(CustomDomain), 'The domain, pending verification'),
@@ -25,13 +26,13 @@ export function customDomainsRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/verify', tags, security, summary: 'Verify DNS ownership',
+      createRoute({ method: 'post', path: '/verify', operationId: 'verifyCustomDomain', tags, security, summary: 'Verify DNS ownership',
         description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
         responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, 503) } }),
       async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.get('tenant').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/', tags, security, summary: 'Remove domain',
+      createRoute({ method: 'delete', path: '/', operationId: 'removeCustomDomain', tags, security, summary: 'Remove domain',
         responses: { 200: jsonResponse(envelope(DeletedDomain), 'The domain is gone'), ...errorResponses(404) } }),
       async (c) => {
         const removed = await removeDomain(rt, c.get('tenant').id);

@@ -22,8 +22,9 @@ import {
   transactionView,
 } from '../services/delegated-sessions.js';
 import { newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Delegated sessions'];
+const tags: ApiTag[] = ['Delegated sessions'];
 const security = SESSION_SECURITY;
 const delegateSecurity = [{ ApiKeyAuth: [], DelegatedSessionAuth: [] }];
 
@@ -38,7 +39,7 @@ function delegate(rt: Runtime): MiddlewareHandler<AppEnv> {
 export function delegatedSessionsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Create delegated session', middleware: [userSession(rt), requireFreshMfa(rt)] as const,
+      createRoute({ method: 'post', path: '/', operationId: 'createDelegatedSession', tags, security, summary: 'Create delegated session', middleware: [userSession(rt), requireFreshMfa(rt)] as const,
         request: jsonBody(CreateDelegatedSessionBody),
         responses: { 201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token'), ...errorResponses(403, 404, 410) } }),
       async (c) => {
@@ -47,17 +48,17 @@ export function delegatedSessionsRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get session details', middleware: [userSession(rt)] as const, request: { params: IdParam },
+      createRoute({ method: 'get', path: '/{id}', operationId: 'getDelegatedSession', tags, security, summary: 'Get session details', middleware: [userSession(rt)] as const, request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage'), ...errorResponses(404, 410) } }),
       (c) => c.json({ data: delegatedSessionView(rt, getDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Revoke session', middleware: [userSession(rt)] as const, request: { params: IdParam },
+      createRoute({ method: 'delete', path: '/{id}', operationId: 'revokeDelegatedSession', tags, security, summary: 'Revoke session', middleware: [userSession(rt)] as const, request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session'), ...errorResponses(404, 410) } }),
       async (c) => c.json({ data: delegatedSessionView(rt, await revokeDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/execute', tags, security: delegateSecurity, summary: 'Execute transaction', middleware: [delegate(rt)] as const,
+      createRoute({ method: 'post', path: '/{id}/execute', operationId: 'executeTransaction', tags, security: delegateSecurity, summary: 'Execute transaction', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(ExecuteBody) },
         responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 410) } }),
       async (c) => {
@@ -66,7 +67,7 @@ export function delegatedSessionsRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/query', tags, security: delegateSecurity, summary: 'Query contracts', middleware: [delegate(rt)] as const,
+      createRoute({ method: 'post', path: '/{id}/query', operationId: 'queryContracts', tags, security: delegateSecurity, summary: 'Query contracts', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(QueryBody) },
         responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 410) } }),
       async (c) => c.json(await queryContracts(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')), 200),

@@ -5,19 +5,20 @@ import type { Runtime } from '../runtime.js';
 import { envelope, jsonResponse, ErrorEnvelope } from '../schemas/common.js';
 import { Health, Ready } from '../schemas/health.js';
 import { newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Health'];
+const tags: ApiTag[] = ['Health'];
 const startedAt = Date.now();
 
 export function healthRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/healthz', tags, summary: 'Health check', security: [],
+      createRoute({ method: 'get', path: '/healthz', operationId: 'checkHealth', tags, summary: 'Health check', security: [],
         responses: { 200: jsonResponse(envelope(Health), 'The process is alive') } }),
       (c) => c.json({ data: { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) } }, 200),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/readyz', tags, summary: 'Readiness check', security: [],
+      createRoute({ method: 'get', path: '/readyz', operationId: 'checkReadiness', tags, summary: 'Readiness check', security: [],
         responses: {
           200: jsonResponse(envelope(Ready), 'Ready: the store can be written'),
           503: jsonResponse(ErrorEnvelope, 'Not ready: the data dir cannot be written'),

@@ -8,8 +8,9 @@ import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/com
 import { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified, VerifyBody, VerifySetupBody } from '../schemas/mfa.js';
 import { disableMfa, mfaStatus, openMfaChallenge, setupMfa, verifyMfa, verifyMfaSetup } from '../services/mfa.js';
 import { newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['MFA'];
+const tags: ApiTag[] = ['MFA'];
 const security = SESSION_SECURITY;
 
 export function mfaRoutes(rt: Runtime) {
@@ -17,12 +18,12 @@ export function mfaRoutes(rt: Runtime) {
   router.use('*', userSession(rt));
   return router
     .openapi(
-      createRoute({ method: 'post', path: '/setup', tags, security, summary: 'Start MFA setup',
+      createRoute({ method: 'post', path: '/setup', operationId: 'setupMfa', tags, security, summary: 'Start MFA setup',
         responses: { 200: jsonResponse(envelope(MfaSetup), 'The TOTP secret, its otpauth URL and QR code'), ...errorResponses(409, 410) } }),
       async (c) => c.json({ data: await setupMfa(rt, c.get('tenant'), c.get('user')) }, 200, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/verify-setup', tags, security, summary: 'Complete MFA setup', request: jsonBody(VerifySetupBody),
+      createRoute({ method: 'post', path: '/verify-setup', operationId: 'verifyMfaSetup', tags, security, summary: 'Complete MFA setup', request: jsonBody(VerifySetupBody),
         responses: { 200: jsonResponse(envelope(MfaEnabled), 'MFA is on; the recovery codes are shown once'), ...errorResponses(409, 410) } }),
       async (c) => {
         const recoveryCodes = await verifyMfaSetup(rt, c.get('tenant'), c.get('user'), c.req.valid('json').code);
@@ -30,7 +31,7 @@ export function mfaRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/challenge', tags, security, summary: 'Request MFA challenge',
+      createRoute({ method: 'post', path: '/challenge', operationId: 'createMfaChallenge', tags, security, summary: 'Request MFA challenge',
         responses: { 201: jsonResponse(envelope(MfaChallenge), 'The challenge, open for 5 minutes'), ...errorResponses(409, 410) } }),
       async (c) => {
         const challenge = await openMfaChallenge(rt, c.get('user'), c.get('session'));
@@ -38,7 +39,7 @@ export function mfaRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/verify', tags, security, summary: 'Verify MFA code', request: jsonBody(VerifyBody),
+      createRoute({ method: 'post', path: '/verify', operationId: 'verifyMfa', tags, security, summary: 'Verify MFA code', request: jsonBody(VerifyBody),
         responses: { 200: jsonResponse(envelope(MfaVerified), 'The session is MFA-fresh until freshUntil'), ...errorResponses(404, 409, 410) } }),
       async (c) => {
         const { challengeId, code } = c.req.valid('json');
@@ -47,12 +48,12 @@ export function mfaRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/status', tags, security, summary: 'Get MFA status',
+      createRoute({ method: 'get', path: '/status', operationId: 'getMfaStatus', tags, security, summary: 'Get MFA status',
         responses: { 200: jsonResponse(envelope(MfaStatus), 'Whether MFA is on and fresh'), ...errorResponses(410) } }),
       (c) => c.json({ data: mfaStatus(rt, c.get('user'), c.get('session')) }, 200),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/', tags, security, summary: 'Disable MFA', middleware: [requireFreshMfa(rt)] as const,
+      createRoute({ method: 'delete', path: '/', operationId: 'disableMfa', tags, security, summary: 'Disable MFA', middleware: [requireFreshMfa(rt)] as const,
         responses: { 200: jsonResponse(envelope(MfaDisabled), 'MFA is off'), ...errorResponses(403, 409, 410) } }),
       async (c) => {
         await disableMfa(rt, c.get('user'));

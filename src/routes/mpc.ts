@@ -11,8 +11,9 @@ import { envelope, errorResponses, jsonBody, jsonResponse, list } from '../schem
 import { DeletedShares, KeyShare, RecoverBody, RecoveredKey, StoreShareBody, StoredShare, WalletIdParam } from '../schemas/mpc.js';
 import { deleteShares, recoverWalletKey, retrieveShares, storeShare, storedShareView } from '../services/mpc.js';
 import { newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['MPC key management'];
+const tags: ApiTag[] = ['MPC key management'];
 const security = SESSION_SECURITY;
 
 export function mpcRoutes(rt: Runtime) {
@@ -20,18 +21,18 @@ export function mpcRoutes(rt: Runtime) {
   router.use('*', userSession(rt));
   return router
     .openapi(
-      createRoute({ method: 'post', path: '/shares', tags, security, summary: 'Store key share', request: jsonBody(StoreShareBody),
+      createRoute({ method: 'post', path: '/shares', operationId: 'storeKeyShare', tags, security, summary: 'Store key share', request: jsonBody(StoreShareBody),
         responses: { 201: jsonResponse(envelope(StoredShare), 'The stored share (without its bytes)'), ...errorResponses(404, 409, 410) } }),
       async (c) => c.json({ data: storedShareView(await storeShare(rt, c.get('user'), c.req.valid('json'))) }, 201),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/shares/{walletId}', tags, security, summary: 'Retrieve key share', middleware: [requireFreshMfa(rt)] as const,
+      createRoute({ method: 'get', path: '/shares/{walletId}', operationId: 'getKeyShares', tags, security, summary: 'Retrieve key share', middleware: [requireFreshMfa(rt)] as const,
         request: { params: WalletIdParam },
         responses: { 200: jsonResponse(list(KeyShare), "The wallet's own share 1 and every stored share"), ...errorResponses(403, 404, 410) } }),
       (c) => c.json({ data: retrieveShares(rt, c.get('user'), c.req.valid('param').walletId) }, 200, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/shares/{walletId}', tags, security, summary: 'Delete key shares', middleware: [requireFreshMfa(rt)] as const,
+      createRoute({ method: 'delete', path: '/shares/{walletId}', operationId: 'deleteKeyShares', tags, security, summary: 'Delete key shares', middleware: [requireFreshMfa(rt)] as const,
         request: { params: WalletIdParam },
         responses: { 200: jsonResponse(envelope(DeletedShares), 'How many stored shares were deleted'), ...errorResponses(403, 404, 410) } }),
       async (c) => {
@@ -40,7 +41,7 @@ export function mpcRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/recover', tags, security, summary: 'Recover key from shares', middleware: [requireFreshMfa(rt)] as const,
+      createRoute({ method: 'post', path: '/recover', operationId: 'recoverKey', tags, security, summary: 'Recover key from shares', middleware: [requireFreshMfa(rt)] as const,
         request: jsonBody(RecoverBody),
         responses: { 200: jsonResponse(envelope(RecoveredKey), 'The recovered Ed25519 key'), ...errorResponses(403, 404, 410) } }),
       async (c) => {

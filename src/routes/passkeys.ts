@@ -8,19 +8,20 @@ import { LoginOptionsQuery, LoginVerifyBody, PasskeyOptions, RegisterOptionsBody
 import { authenticationOptions, registrationOptions, verifyAuthentication, verifyRegistration } from '../services/passkeys.js';
 import { signInView } from '../services/sessions.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Passkey/WebAuthn'];
+const tags: ApiTag[] = ['Passkey/WebAuthn'];
 const security = API_KEY_SECURITY;
 
 export function passkeysRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/register-options', tags, security, summary: 'Get registration challenge', request: jsonBody(RegisterOptionsBody),
+      createRoute({ method: 'post', path: '/register-options', operationId: 'getPasskeyRegistrationOptions', tags, security, summary: 'Get registration challenge', request: jsonBody(RegisterOptionsBody),
         responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id'), ...errorResponses() } }),
       async (c) => c.json({ data: await registrationOptions(rt, c.get('tenant'), c.req.valid('json')) }, 200, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/register-verify', tags, security, summary: 'Verify registration', request: jsonBody(RegisterVerifyBody),
+      createRoute({ method: 'post', path: '/register-verify', operationId: 'verifyPasskeyRegistration', tags, security, summary: 'Verify registration', request: jsonBody(RegisterVerifyBody),
         responses: { 200: jsonResponse(envelope(SignIn), 'The passkey is stored; the user is signed in'), ...errorResponses(404, 409, 410) } }),
       async (c) => {
         const { challengeId, response } = c.req.valid('json');
@@ -30,12 +31,12 @@ export function passkeysRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/login-options', tags, security, summary: 'Get login challenge', request: { query: LoginOptionsQuery },
+      createRoute({ method: 'get', path: '/login-options', operationId: 'getPasskeyLoginOptions', tags, security, summary: 'Get login challenge', request: { query: LoginOptionsQuery },
         responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Request options and their challenge id'), ...errorResponses(404) } }),
       async (c) => c.json({ data: await authenticationOptions(rt, c.get('tenant'), c.req.valid('query').email) }, 200, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/login-verify', tags, security, summary: 'Verify login', request: jsonBody(LoginVerifyBody),
+      createRoute({ method: 'post', path: '/login-verify', operationId: 'verifyPasskeyLogin', tags, security, summary: 'Verify login', request: jsonBody(LoginVerifyBody),
         responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(404, 410) } }),
       async (c) => {
         const { challengeId, response } = c.req.valid('json');

@@ -7,14 +7,15 @@ import { TelegramVerifyBody, TelegramWidgetConfig } from '../schemas/telegram.js
 import { signInView } from '../services/sessions.js';
 import { signInWithTelegram, widgetConfig, type WidgetFields } from '../services/telegram.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Telegram'];
+const tags: ApiTag[] = ['Telegram'];
 const security = API_KEY_SECURITY;
 
 export function telegramRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/verify', tags, security, summary: 'Verify Telegram auth data',
+      createRoute({ method: 'post', path: '/verify', operationId: 'verifyTelegramAuth', tags, security, summary: 'Verify Telegram auth data',
         description: 'Signs in the user of a Telegram account. With Authorization: Bearer <session>, links the account to that user instead.',
         request: jsonBody(TelegramVerifyBody),
         responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(409, 410) } }),
@@ -29,7 +30,7 @@ export function telegramRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/widget-config', tags, security, summary: 'Get bot configuration for the widget',
+      createRoute({ method: 'get', path: '/widget-config', operationId: 'getTelegramWidgetConfig', tags, security, summary: 'Get bot configuration for the widget',
         responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)'), ...errorResponses() } }),
       (c) => c.json({ data: widgetConfig(c.get('tenant')) }, 200),
     );

@@ -5,19 +5,20 @@ import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/com
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import { tenantView, updateTenant } from '../services/tenants.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Tenant'];
+const tags: ApiTag[] = ['Tenant'];
 const security = API_KEY_SECURITY;
 
 export function tenantRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', tags, security, summary: 'Get current tenant',
+      createRoute({ method: 'get', path: '/', operationId: 'getTenant', tags, security, summary: 'Get current tenant',
         responses: { 200: jsonResponse(envelope(Tenant), 'The tenant'), ...errorResponses() } }),
       (c) => c.json({ data: tenantView(c.get('tenant')) }, 200),
     )
     .openapi(
-      createRoute({ method: 'patch', path: '/', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
+      createRoute({ method: 'patch', path: '/', operationId: 'updateTenant', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
         responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant'), ...errorResponses() } }),
       async (c) => c.json({ data: tenantView(await updateTenant(rt, c.get('tenant').id, c.req.valid('json'))) }, 200),
     );

@@ -7,19 +7,20 @@ import { asDocument, envelopeText, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
 import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Users'];
+const tags: ApiTag[] = ['Users'];
 const security = API_KEY_SECURITY;
 
 export function usersRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', tags, security, summary: 'List users', request: { query: UserListQuery },
+      createRoute({ method: 'get', path: '/', operationId: 'listUsers', tags, security, summary: 'List users', request: { query: UserListQuery },
         responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first'), ...errorResponses() } }),
       (c) => c.json(asDocument<Page<UserView>>(pageText(listUserRecords(rt, c.get('tenant').id, c.req.valid('query')), userViewText)), 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Create user', request: jsonBody(CreateUserBody),
+      createRoute({ method: 'post', path: '/', operationId: 'createUser', tags, security, summary: 'Create user', request: jsonBody(CreateUserBody),
         responses: { 201: jsonResponse(envelope(User), 'The user, with its party'), ...errorResponses(409) } }),
       async (c) => {
         const body = c.req.valid('json');
@@ -32,7 +33,7 @@ export function usersRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', tags, security, summary: 'Get user', request: { params: IdParam },
+      createRoute({ method: 'get', path: '/{id}', operationId: 'getUser', tags, security, summary: 'Get user', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) } }),
       (c) => c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, c.req.valid('param').id)))), 200),
     );

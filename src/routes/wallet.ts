@@ -7,8 +7,9 @@ import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/com
 import { ClaimWalletBody, ClaimedWallet, Wallet } from '../schemas/wallets.js';
 import { claimWallet, getClaimedWallet, walletView } from '../services/wallets.js';
 import { newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Users'];
+const tags: ApiTag[] = ['Users'];
 const security = SESSION_SECURITY;
 
 export function walletRoutes(rt: Runtime) {
@@ -16,12 +17,12 @@ export function walletRoutes(rt: Runtime) {
   router.use('*', userSession(rt));
   return router
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Create wallet for the current user', request: jsonBody(ClaimWalletBody),
+      createRoute({ method: 'post', path: '/', operationId: 'createWallet', tags, security, summary: 'Create wallet for the current user', request: jsonBody(ClaimWalletBody),
         responses: { 201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)'), ...errorResponses(409, 410) } }),
       async (c) => c.json({ data: await claimWallet(rt, c.get('user')) }, 201, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/', tags, security, summary: "Get the current user's wallet",
+      createRoute({ method: 'get', path: '/', operationId: 'getWallet', tags, security, summary: "Get the current user's wallet",
         responses: { 200: jsonResponse(envelope(Wallet), 'The wallet'), ...errorResponses(404, 410) } }),
       (c) => c.json({ data: walletView(getClaimedWallet(rt, c.get('user')), c.get('user')) }, 200),
     );

@@ -21,19 +21,20 @@ import {
   updateWebhook,
 } from '../services/webhooks.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
+import type { ApiTag } from './openapi.js';
 
-const tags = ['Webhooks'];
+const tags: ApiTag[] = ['Webhooks'];
 const security = API_KEY_SECURITY;
 
 export function webhooksRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', tags, security, summary: 'List webhooks',
+      createRoute({ method: 'get', path: '/', operationId: 'listWebhooks', tags, security, summary: 'List webhooks',
         responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets'), ...errorResponses() } }),
       (c) => c.json({ data: listWebhooks(rt, c.get('tenant').id) }, 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/', tags, security, summary: 'Create webhook', request: jsonBody(CreateWebhookBody),
+      createRoute({ method: 'post', path: '/', operationId: 'createWebhook', tags, security, summary: 'Create webhook', request: jsonBody(CreateWebhookBody),
         responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)'), ...errorResponses() } }),
       async (c) => {
         c.header('cache-control', 'no-store');
@@ -41,7 +42,7 @@ export function webhooksRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'patch', path: '/{id}', tags, security, summary: 'Update webhook',
+      createRoute({ method: 'patch', path: '/{id}', operationId: 'updateWebhook', tags, security, summary: 'Update webhook',
         request: { params: IdParam, ...jsonBody(UpdateWebhookBody) },
         responses: { 200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'), ...errorResponses(404) } }),
       async (c) => {
@@ -50,7 +51,7 @@ export function webhooksRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', tags, security, summary: 'Delete webhook', request: { params: IdParam },
+      createRoute({ method: 'delete', path: '/{id}', operationId: 'deleteWebhook', tags, security, summary: 'Delete webhook', request: { params: IdParam },
         responses: { 200: jsonResponse(envelope(Deleted), 'The webhook and its deliveries are gone'), ...errorResponses(404) } }),
       async (c) => {
         const { id } = c.req.valid('param');
@@ -59,13 +60,13 @@ export function webhooksRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/test', tags, security, summary: 'Send a test event',
+      createRoute({ method: 'post', path: '/{id}/test', operationId: 'sendTestEvent', tags, security, summary: 'Send a test event',
         request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: TestEventBody } } } },
         responses: { 200: jsonResponse(envelope(Delivery), 'The delivery after its first attempt'), ...errorResponses(404) } }),
       async (c) => c.json({ data: await sendTestEvent(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json').type) }, 200),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}/deliveries', tags, security, summary: 'List deliveries',
+      createRoute({ method: 'get', path: '/{id}/deliveries', operationId: 'listDeliveries', tags, security, summary: 'List deliveries',
         request: { params: IdParam, query: DeliveryListQuery },
         responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts'), ...errorResponses(404) } }),
       (c) => c.json({ data: listDeliveries(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('query').status) }, 200),
