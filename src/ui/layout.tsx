@@ -2,8 +2,8 @@
  * The shell of every page the emulator shows to people: the dashboard (DESIGN D11) and the
  * pages that share its look (the passkey demo, the payment provider's pages under /_provider).
  *
- * For another page: `c.html(<Layout title="Checkout" nav={false}>…</Layout>)`. `nav={false}`
- * drops the dashboard's navigation and clock bar and centres a narrow column; the CSS classes
+ * For another page: `c.html(<Layout title="Checkout" nav={false} section="Payment provider">…</Layout>)`.
+ * `nav={false}` drops the dashboard's navigation and clock bar and centres a narrow column; the CSS classes
  * of src/ui/styles.ts (`card`, `btn primary`, `badge ok`, `flash error`, `form-row`,
  * `label.field`, `props`, …) and the components of src/ui/components.tsx are there to use.
  * Everything is server-rendered and escaped by hono/jsx; the small script only adds comfort
@@ -50,6 +50,8 @@ export interface LayoutProps {
   active?: NavSection | undefined;
   /** The dashboard's navigation and clock bar (default true); false for standalone pages. */
   nav?: boolean;
+  /** Beside the brand, what part of the emulator this is (as "Payment provider · test mode"). */
+  section?: string | undefined;
   /** The emulator clock, shown in the bar with its advance buttons. */
   clock?: ClockView | undefined;
   /** This page's path and query, where the clock buttons come back to. */
@@ -121,6 +123,7 @@ export function Layout(props: LayoutProps) {
               <a class="brand" href={UI_BASE}>
                 svc<small>emulator</small>
               </a>
+              {props.section !== undefined && <span class="top-section">{props.section}</span>}
               {nav && (
                 <nav class="main">
                   {NAV.map((item) => (

@@ -13,6 +13,7 @@ export const STYLES = `
   --mono: ui-monospace, SFMono-Regular, "DejaVu Sans Mono", Menlo, Consolas, monospace;
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 14px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; background: var(--bg); color: var(--text); }
 a { color: var(--accent); text-decoration: none; }
 a:hover { text-decoration: underline; }
@@ -21,6 +22,7 @@ header.top { background: #111827; color: #d1d5db; position: sticky; top: 0; z-in
 .brand { font-weight: 700; color: #fff; font-size: 16px; letter-spacing: .2px; }
 .brand small { color: #a5b4fc; font-weight: 500; margin-left: 6px; font-size: 13px; }
 .brand:hover { text-decoration: none; }
+.top-section { color: #d1d5db; font-size: 13px; border-left: 1px solid #374151; padding-left: 14px; }
 nav.main { display: flex; gap: 2px; flex-wrap: wrap; }
 nav.main a { color: #cbd5e1; padding: 6px 10px; border-radius: 6px; font-size: 13.5px; }
 nav.main a:hover { background: #1f2937; color: #fff; text-decoration: none; }
@@ -71,11 +73,15 @@ form.inline { display: inline; margin: 0; }
 .toolbar { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; margin-bottom: 12px; }
 .toolbar .grow { flex: 1; }
 input, select { height: 32px; }
+input[type="checkbox"], input[type="radio"] { height: auto; margin: 0; padding: 0; accent-color: var(--accent); }
+label.check { display: inline-flex; align-items: center; gap: 8px; font-size: 13px; cursor: pointer; }
 input, select, textarea { font: inherit; font-size: 13px; padding: 5px 9px; border: 1px solid #d0d5dd; border-radius: 7px; background: #fff; color: var(--text); }
 input:focus, select:focus, textarea:focus { outline: 2px solid #c7d2fe; border-color: var(--accent); }
 textarea { width: 100%; font-family: var(--mono); font-size: 12.5px; min-height: 160px; }
 label.field { display: flex; flex-direction: column; gap: 3px; font-size: 12px; color: var(--muted); }
 .form-row { display: flex; gap: 10px; align-items: flex-end; flex-wrap: wrap; }
+.form-row.spaced { margin: 16px 0; }
+.form-row > form { margin: 0; }
 .stats { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 16px; margin-bottom: 20px; }
 .stat { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 14px 18px; color: inherit; display: block; }
 .stat:hover { text-decoration: none; border-color: #c7d2fe; }
@@ -85,10 +91,19 @@ label.field { display: flex; flex-direction: column; gap: 3px; font-size: 12px; 
 .flash { padding: 10px 14px; border-radius: 8px; margin-bottom: 16px; border: 1px solid; }
 .flash.ok { background: var(--ok-bg); color: var(--ok); border-color: var(--ok-line); }
 .flash.error { background: var(--bad-bg); color: var(--bad); border-color: var(--bad-line); }
+.flash.warn { background: var(--warn-bg); color: var(--warn); border-color: var(--warn-line); }
+.flash p { margin: 10px 0 0; }
+.flash > :first-child { margin-top: 0; }
+.flash pre { margin-top: 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.wrap-anywhere { overflow-wrap: anywhere; min-width: 0; }
+.price { font-size: 28px; font-weight: 700; font-variant-numeric: tabular-nums; margin: 0 0 12px; }
+.price .muted { font-size: 14px; font-weight: 500; }
 .empty { color: var(--muted); padding: 18px 0; text-align: center; }
 dl.props { display: grid; grid-template-columns: 150px 1fr; gap: 6px 16px; margin: 0; }
 dl.props dt { color: var(--muted); }
 dl.props dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+pre:empty { display: none; }
+pre.wrap { white-space: pre-wrap; overflow-wrap: anywhere; }
 pre { background: #0f172a; color: #e2e8f0; padding: 12px 14px; border-radius: 8px; overflow: auto; font-family: var(--mono); font-size: 12.5px; margin: 0; max-height: 420px; }
 td pre { max-width: 560px; white-space: pre-wrap; overflow-wrap: anywhere; }
 details summary { cursor: pointer; color: var(--muted); }
@@ -102,4 +117,5 @@ details[open] summary { margin-bottom: 6px; }
 .btn[aria-disabled="true"] { opacity: .45; pointer-events: none; }
 footer.foot { max-width: 1240px; margin: 0 auto; padding: 0 24px 32px; color: var(--muted); font-size: 12px; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } .clockbar { margin-left: 0; } }
+@media (max-width: 560px) { dl.props { grid-template-columns: 1fr; gap: 0 16px; } dl.props dd { margin-bottom: 6px; } main { padding: 16px; } }
 `;
