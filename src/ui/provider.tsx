@@ -1,11 +1,11 @@
 /**
  * The emulated payment provider's pages (DESIGN D13), mounted at /_provider outside /v1 and
  * without an API key, as a real provider's hosted pages are: a checkout page (plan, price,
- * Pay / Cancel) and a billing portal (plan, usage, switch plan, return). Plain
- * server-rendered HTML forms, so a person, a test over HTTP or a browser can drive them.
+ * Pay / Cancel) and a billing portal (plan, usage, switch plan, return), in the dashboard's
+ * layout. Plain server-rendered HTML forms, so a person, a test over HTTP or a browser can
+ * drive them.
  */
 import { Hono } from 'hono';
-import { raw } from 'hono/html';
 import type { Child, FC } from 'hono/jsx';
 import { ApiError } from '../errors.js';
 import { formBody } from '../middleware/body.js';
@@ -15,54 +15,48 @@ import {
 } from '../services/billing.js';
 import { PLAN_LIMITS } from '../services/tenants.js';
 import { PLANS, type Plan } from '../store/records.js';
-
-const STYLE = `body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;color:#1a1f36}
-main{max-width:28rem;margin:4rem auto;background:#fff;border-radius:8px;padding:2rem;box-shadow:0 2px 8px #0002}
-h1{font-size:1.2rem;margin-top:0}.price{font-size:2rem;font-weight:600}.muted{color:#697386;font-size:.9rem}
-table{width:100%;border-collapse:collapse;margin:1rem 0}td{padding:.3rem 0;border-bottom:1px solid #eee}td:last-child{text-align:right}
-form{display:inline}button{font-size:1rem;padding:.6rem 1.2rem;border-radius:6px;border:1px solid #aab;background:#fff;cursor:pointer;margin:.3rem .3rem 0 0}
-button.primary{background:#635bff;color:#fff;border-color:#635bff}.banner{background:#fff8e1;padding:.5rem;border-radius:4px}`;
+import { Table, Time } from './components.js';
+import { Layout } from './layout.js';
 
 function money(cents: number): string {
   return `$${(cents / 100).toFixed(2)}`;
 }
 
+/** The dashboard's shell, narrow, named as the provider, with the test-mode notice on top. */
 const Page: FC<{ title: string; children?: Child }> = ({ title, children }) => (
-  <>
-    {raw('<!DOCTYPE html>')}
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <title>{title} · svc payment provider (test mode)</title>
-        <style>{STYLE}</style>
-      </head>
-      <body>
-        <main>
-          <p class="banner muted">Test mode: the svc emulator's payment provider. No money moves.</p>
-          {children}
-        </main>
-      </body>
-    </html>
-  </>
+  <Layout title={title} nav={false} section="Payment provider · test mode">
+    <div class="flash warn" role="note">Test mode: the svc emulator's payment provider. No money moves.</div>
+    {children}
+  </Layout>
 );
 
 const Limits: FC<{ plan: Plan }> = ({ plan }) => {
   const limits = PLAN_LIMITS[plan];
+  const rows: Array<[string, number]> = [
+    ['Requests per second', limits.requestsPerSecond],
+    ['Monthly active users', limits.monthlyActiveUsers],
+    ['Wallets', limits.wallets],
+    ['Webhook deliveries', limits.deliveries],
+  ];
   return (
-    <table>
-      <tr><td>Requests per second</td><td>{limits.requestsPerSecond.toLocaleString('en')}</td></tr>
-      <tr><td>Monthly active users</td><td>{limits.monthlyActiveUsers.toLocaleString('en')}</td></tr>
-      <tr><td>Wallets</td><td>{limits.wallets.toLocaleString('en')}</td></tr>
-      <tr><td>Webhook deliveries</td><td>{limits.deliveries.toLocaleString('en')}</td></tr>
-    </table>
+    <Table columns={['Included', { label: 'Limit', num: true }]}>
+      {rows.map(([label, value]) => (
+        <tr>
+          <td>{label}</td>
+          <td class="num">{value.toLocaleString('en')}</td>
+        </tr>
+      ))}
+    </Table>
   );
 };
 
 const Message: FC<{ title: string; text: string; link?: string | undefined }> = ({ title, text, link }) => (
   <Page title={title}>
     <h1>{title}</h1>
-    <p>{text}</p>
-    {link ? <p><a href={link}>Return to the application</a></p> : null}
+    <section class="card">
+      <p>{text}</p>
+      {link ? <p><a href={link}>Return to the application</a></p> : null}
+    </section>
   </Page>
 );
 
@@ -90,11 +84,21 @@ export function providerPages(rt: Runtime): Hono {
     return c.html(
       <Page title="Checkout">
         <h1>Subscribe {tenant?.name ?? 'your tenant'} to the {checkout.plan} plan</h1>
-        <p class="price" data-testid="price">{money(PLAN_PRICES[checkout.plan])} <span class="muted">per month</span></p>
-        <Limits plan={checkout.plan} />
-        <form method="post" action={`${base}/pay`}><button class="primary" type="submit">Pay</button></form>
-        <form method="post" action={`${base}/cancel`}><button type="submit">Cancel</button></form>
-        <p class="muted">Checkout {checkout.id} · expires {checkout.expiresAt}</p>
+        <p class="subtitle">Pay to switch the plan now; cancel to go back without a change.</p>
+        <section class="card">
+          <p class="price" data-testid="price">{money(PLAN_PRICES[checkout.plan])} <span class="muted">per month</span></p>
+          <Limits plan={checkout.plan} />
+          <div class="form-row spaced">
+            <form method="post" action={`${base}/pay`}><button class="btn primary" type="submit">Pay</button></form>
+            <form method="post" action={`${base}/cancel`}><button class="btn" type="submit">Cancel</button></form>
+          </div>
+          <dl class="props">
+            <dt>Checkout</dt>
+            <dd><code>{checkout.id}</code></dd>
+            <dt>Expires</dt>
+            <dd data-testid="expires"><Time iso={checkout.expiresAt} /> <span class="muted">UTC</span></dd>
+          </dl>
+        </section>
       </Page>,
     );
   });
@@ -112,20 +116,25 @@ export function providerPages(rt: Runtime): Hono {
     return c.html(
       <Page title="Billing portal">
         <h1>{tenant?.name ?? 'Your'} subscription</h1>
-        <p class="price" data-testid="plan">{usage.plan} · {money(usage.price.amount)} <span class="muted">per month</span></p>
-        <table>
-          <tr><td>API calls this month</td><td>{usage.usage.apiCalls.toLocaleString('en')}</td></tr>
-          <tr><td>Monthly active users</td><td>{usage.usage.monthlyActiveUsers} / {usage.limits.monthlyActiveUsers.toLocaleString('en')}</td></tr>
-          <tr><td>Wallets</td><td>{usage.usage.wallets} / {usage.limits.wallets.toLocaleString('en')}</td></tr>
-          <tr><td>Webhook deliveries this month</td><td>{usage.usage.deliveries} / {usage.limits.deliveries.toLocaleString('en')}</td></tr>
-        </table>
-        {PLANS.filter((plan) => plan !== usage.plan).map((plan) => (
-          <form method="post" action={`${PROVIDER_PATH}/portal/${portal.id}/plan`}>
-            <input type="hidden" name="plan" value={plan} />
-            <button type="submit">Switch to {plan} ({money(PLAN_PRICES[plan])}/month)</button>
-          </form>
-        ))}
-        <p><a href={portal.returnUrl}>Return to the application</a></p>
+        <p class="subtitle">Usage this month against the plan's limits; switch plans or go back.</p>
+        <section class="card">
+          <p class="price" data-testid="plan">{usage.plan} · {money(usage.price.amount)} <span class="muted">per month</span></p>
+          <Table columns={['Usage', { label: 'Used / limit', num: true }]}>
+            <tr><td>API calls this month</td><td class="num">{usage.usage.apiCalls.toLocaleString('en')}</td></tr>
+            <tr><td>Monthly active users</td><td class="num">{usage.usage.monthlyActiveUsers} / {usage.limits.monthlyActiveUsers.toLocaleString('en')}</td></tr>
+            <tr><td>Wallets</td><td class="num">{usage.usage.wallets} / {usage.limits.wallets.toLocaleString('en')}</td></tr>
+            <tr><td>Webhook deliveries this month</td><td class="num">{usage.usage.deliveries} / {usage.limits.deliveries.toLocaleString('en')}</td></tr>
+          </Table>
+          <div class="form-row spaced">
+            {PLANS.filter((plan) => plan !== usage.plan).map((plan) => (
+              <form method="post" action={`${PROVIDER_PATH}/portal/${portal.id}/plan`}>
+                <input type="hidden" name="plan" value={plan} />
+                <button class="btn" type="submit">Switch to {plan} ({money(PLAN_PRICES[plan])}/month)</button>
+              </form>
+            ))}
+          </div>
+          <p><a href={portal.returnUrl}>Return to the application</a></p>
+        </section>
       </Page>,
     );
   });

@@ -1,12 +1,13 @@
 /**
  * The emulated payment provider's pages in a real browser (Debian's chromium, headless): a
  * checkout paid with its Pay button lands on the app's success URL and changes the plan; the
- * billing portal switches plans and links back. Screenshots under test-artifacts/billing/.
+ * billing portal switches plans and links back. Both are in the dashboard's layout, and the
+ * checkout's expiry stays on one line. Screenshots under test-artifacts/billing/.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PLAN_LIMITS } from '../../src/services/tenants.js';
-import { artifactPath, browserAvailability, launchBrowser, type TestBrowser } from '../../src/test-support/browser.js';
+import { artifactPath, browserAvailability, horizontalOverflow, launchBrowser, lineBoxes, type TestBrowser } from '../../src/test-support/browser.js';
 import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../../src/test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../../src/test-support/receiver.js';
 
@@ -20,12 +21,22 @@ describe.skipIf(!availability.available)('the payment provider in chromium', () 
   let browser: TestBrowser;
   let page: Page;
   const shot = (name: string) => page.screenshot({ path: artifactPath('billing', `${name}.png`), fullPage: true });
+  /** The dashboard's shell (src/ui/layout.tsx): its header with the brand, a narrow main column, its footer. */
+  const expectDashboardLayout = async (section: string) => {
+    expect(await page.locator('header.top .brand').innerText()).toMatch(/^svc\s*emulator$/);
+    expect(await page.locator('header.top .top-section').innerText()).toBe(section);
+    expect(await page.locator('main.narrow').count()).toBe(1);
+    expect(await page.locator('footer.foot').isVisible()).toBe(true);
+    expect(await page.title()).toMatch(/ · svc emulator$/);
+  };
 
   beforeAll(async () => {
     svc = await startTestEmulator();
     app = await startReceiver(() => 200);
     browser = await launchBrowser();
     page = await browser.context.newPage();
+    // A missing element fails in seconds, naming its locator, rather than at the test's timeout.
+    page.setDefaultTimeout(10_000);
   });
   afterAll(async () => {
     await browser?.close();
@@ -42,7 +53,21 @@ describe.skipIf(!availability.available)('the payment provider in chromium', () 
     await page.goto(url);
     expect(await page.locator('h1').innerText()).toContain('enterprise plan');
     expect(await page.getByTestId('price').innerText()).toContain('$499.00');
+    await expectDashboardLayout('Payment provider · test mode');
+    const checkout = svc.emulator.rt.store.get('checkoutSessions', id)!;
+    const expires = page.getByTestId('expires').locator(`time[datetime="${checkout.expiresAt}"]`);
+    expect(await expires.innerText()).toBe(checkout.expiresAt.replace('T', ' ').slice(0, 19));
+    expect(await lineBoxes(expires)).toBe(1);
     await shot('01-checkout');
+    // On a phone's width too, the date neither wraps nor sticks out of the card.
+    await page.setViewportSize({ width: 360, height: 800 });
+    expect(await lineBoxes(expires)).toBe(1);
+    const card = (await page.locator('main .card').boundingBox())!;
+    const date = (await expires.boundingBox())!;
+    expect(date.x + date.width).toBeLessThanOrEqual(card.x + card.width);
+    expect(await horizontalOverflow(page.locator('html'))).toBe(0);
+    await shot('01-checkout-narrow');
+    await page.setViewportSize({ width: 1360, height: 900 });
 
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.waitForURL(`${app.url}/billing/paid?session=${id}`);
@@ -56,12 +81,14 @@ describe.skipIf(!availability.available)('the payment provider in chromium', () 
 
     await page.goto(url);
     expect(await page.locator('h1').innerText()).toBe('Checkout closed');
+    await expectDashboardLayout('Payment provider · test mode');
   });
 
   it('switches plans in the billing portal and returns to the app', async () => {
     const created = await svc.request('POST', '/billing/portal', { body: { returnUrl: `${app.url}/settings` } });
     await page.goto(created.body.data.url);
     expect(await page.getByTestId('plan').innerText()).toContain('enterprise');
+    await expectDashboardLayout('Payment provider · test mode');
     await page.getByRole('button', { name: /Switch to pro/ }).click();
     await expect.poll(() => page.getByTestId('plan').innerText()).toContain('pro');
     await shot('02-portal');
