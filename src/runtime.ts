@@ -1,13 +1,14 @@
 /**
- * The runtime: everything a server instance holds (store, clock, sealing key, options),
- * built once by createRuntime() and handed to createApp(). Services take it as their
- * first argument.
+ * The runtime: everything a server instance holds (store, clock, scheduler, sealing key,
+ * options, the webhook dispatcher), built once by createRuntime() and handed to createApp().
+ * Services take it as their first argument.
  */
 import type { Clock, ClockOptions } from './clock/clock.js';
 import { openClock } from './clock/persisted.js';
+import { Scheduler } from './clock/scheduler.js';
 import { Sealer } from './crypto/seal.js';
 import type { Logger } from './logger.js';
-import type { EventListener } from './services/events.js';
+import type { DeliveryRecord, EventRecord } from './store/records.js';
 import { Store } from './store/store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -30,17 +31,33 @@ export interface RuntimeOptions {
   logger?: Logger;
 }
 
+/** How an event is handed to the dispatcher (services/events.ts → webhooks/dispatcher.ts). */
+export interface EmitOptions {
+  /** Deliver to this webhook only, whatever it subscribes to (test events, D8). */
+  webhookId?: string;
+}
+
+/** The webhook dispatcher as the services use it (DESIGN D8, D9; webhooks/dispatcher.ts). */
+export interface Deliveries {
+  /** Inside the event's store write: plans one delivery per subscribed webhook, sent once the write is durable. */
+  eventRecorded(event: EventRecord, options: EmitOptions): void;
+  /** Sends a delivery's next attempt now and answers the delivery after it (test events, triggers). */
+  attemptNow(id: string): Promise<DeliveryRecord>;
+  /** Puts a dead delivery back to pending for one more attempt (same event id) and sends it. */
+  retry(tenantId: string | null, id: string): Promise<DeliveryRecord>;
+}
+
 export interface Runtime {
   readonly store: Store;
   readonly clock: Clock;
+  /** Runs what waits on the clock (the delivery attempts) and moves the clock forward (D10). */
+  readonly scheduler: Scheduler;
   readonly sealer: Sealer;
   /** Whether the store was empty when opened (and so needs a seed). */
   readonly isNew: boolean;
   readonly options: Readonly<RuntimeOptions>;
-  /** Hear every event recorded (the webhook dispatcher registers here). */
-  readonly eventListeners: EventListener[];
   /** Sends webhook deliveries and keeps their retry schedule (D9). */
-  readonly dispatcher: Dispatcher;
+  readonly dispatcher: Deliveries;
   close(): Promise<void>;
 }
 
@@ -52,25 +69,26 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
   try {
     const sealer = Sealer.forDataDir(store.dataDir);
     const clock = openClock(store.dataDir, options.clock);
+    const scheduler = new Scheduler(clock);
     let dispatcher: Dispatcher | undefined;
     const rt: Runtime = {
       store,
       clock,
+      scheduler,
       sealer,
       isNew,
       options,
-      eventListeners: [],
       get dispatcher() {
         if (!dispatcher) throw new Error('the dispatcher is not started');
         return dispatcher;
       },
       async close() {
-        await dispatcher?.stop();
+        await scheduler.stop();
         await store.close();
       },
     };
     dispatcher = new Dispatcher(rt, options.logger);
-    dispatcher.start();
+    scheduler.start();
     return rt;
   } catch (error) {
     await store.close();

@@ -5,12 +5,12 @@
  */
 import { Hono } from 'hono';
 import type { ZodType } from 'zod';
-import { parseDuration } from '../duration.js';
 import { ApiError } from '../errors.js';
 import type { AppEnv } from '../middleware/context.js';
 import { controlPlaneGuard } from '../middleware/admin.js';
 import type { Runtime } from '../runtime.js';
 import { AdvanceClockBody, EventsQuery, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
+import { advanceClock, clockView, scheduledCount, setClock } from '../services/clock.js';
 import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
 import { faultInjector } from '../services/faults.js';
 import { issueDetails } from './router.js';
@@ -28,7 +28,6 @@ async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise
 }
 
 export function controlRoutes(rt: Runtime) {
-  const clockState = () => ({ now: rt.clock.iso(), speed: rt.clock.speed });
   const app = new Hono<AppEnv>();
   app.use('*', controlPlaneGuard(rt.options.adminToken));
 
@@ -38,26 +37,17 @@ export function controlRoutes(rt: Runtime) {
         status: 'ok',
         store: rt.store.dataDir === null ? 'memory' : 'file',
         dataDir: rt.store.dataDir,
-        clock: clockState(),
-        scheduledDeliveries: rt.dispatcher.scheduled.size,
+        clock: clockView(rt),
+        scheduledDeliveries: scheduledCount(rt),
       },
     }),
   );
 
-  app.get('/clock', (c) => c.json({ data: clockState() }));
+  app.get('/clock', (c) => c.json({ data: clockView(rt) }));
 
-  app.post('/clock', async (c) => {
-    const body = await parseBody(SetClockBody, c.req.json());
-    if (body.speed !== undefined) rt.clock.setSpeed(body.speed);
-    if (body.now !== undefined) rt.clock.set(new Date(body.now));
-    return c.json({ data: clockState() });
-  });
+  app.post('/clock', async (c) => c.json({ data: setClock(rt, await parseBody(SetClockBody, c.req.json())) }));
 
-  app.post('/clock/advance', async (c) => {
-    const body = await parseBody(AdvanceClockBody, c.req.json());
-    const fired = await rt.dispatcher.advance(parseDuration(body.by)!);
-    return c.json({ data: { ...clockState(), fired } });
-  });
+  app.post('/clock/advance', async (c) => c.json({ data: await advanceClock(rt, (await parseBody(AdvanceClockBody, c.req.json())).by) }));
 
   app.get('/events', (c) => {
     const query = EventsQuery.safeParse(c.req.query());

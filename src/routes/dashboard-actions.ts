@@ -5,12 +5,12 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ZodType } from 'zod';
-import { parseDuration } from '../duration.js';
 import { ApiError } from '../errors.js';
 import { formBody } from '../middleware/body.js';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
 import { AdvanceClockBody, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
+import { advanceClock, setClock } from '../services/clock.js';
 import { resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
 import { faultInjector } from '../services/faults.js';
 import type { DeliveryRecord } from '../store/records.js';
@@ -94,7 +94,7 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
     '/clock/advance',
     action(async (form) => {
       const { by } = parseForm(AdvanceClockBody, { by: given(form, 'by') });
-      const fired = await rt.dispatcher.advance(parseDuration(by)!);
+      const { fired } = await advanceClock(rt, by);
       return `Advanced the clock by ${by}: ${plural(fired, 'delivery attempt')} fired.`;
     }),
   );
@@ -106,9 +106,8 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
       const when = now === undefined ? undefined : new Date(now);
       if (when !== undefined && Number.isNaN(when.getTime())) throw new ApiError('validation_error', `now: "${now}" is not an ISO 8601 time`);
       const body = parseForm(SetClockBody, { now: when?.toISOString(), speed: numberOf(given(form, 'speed')) });
-      if (body.speed !== undefined) rt.clock.setSpeed(body.speed);
-      if (body.now !== undefined) rt.clock.set(new Date(body.now));
-      return `The clock reads ${rt.clock.iso()} at ×${rt.clock.speed}.`;
+      const clock = setClock(rt, body);
+      return `The clock reads ${clock.now} at ×${clock.speed}.`;
     }),
   );
 

@@ -13,6 +13,7 @@ import { MAX_BODY_BYTES } from '../middleware/body.js';
 import { controlPlaneGuard } from '../middleware/admin.js';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
+import { clockView } from '../services/clock.js';
 import { TRUST_LEVELS, type DeliveryStatus, type TrustLevel } from '../store/records.js';
 import { ControlPage } from '../ui/control.js';
 import { DlqPage } from '../ui/dlq.js';
@@ -47,7 +48,7 @@ function frameOf(rt: Runtime, c: Context<AppEnv>): PageFrame {
     message === null || message === '' ? undefined : { kind: url.searchParams.get('kind') === 'error' ? 'error' : 'ok', message: message.slice(0, 500) };
   url.searchParams.delete('flash');
   url.searchParams.delete('kind');
-  return { here: url.pathname + url.search, clock: { now: rt.clock.iso(), speed: rt.clock.speed }, flash };
+  return { here: url.pathname + url.search, clock: clockView(rt), flash };
 }
 
 function pageNumber(text: string | undefined): number {

@@ -1,7 +1,7 @@
 /** The event log (DESIGN D8, D11): every event recorded, newest first, by type and tenant. */
 import type { Runtime } from '../runtime.js';
 import { eventLog } from '../services/control.js';
-import { eventPayload } from '../services/events.js';
+import { eventPayload } from '../webhooks/payload.js';
 import type { EventRecord } from '../store/records.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { Badge, Card, Empty, Json, Pager, Table, Time } from './components.js';

@@ -1,7 +1,7 @@
 /** Webhooks, their deliveries and each attempt (DESIGN D8, D9): time, status, error, duration. */
 import type { Runtime } from '../runtime.js';
 import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
-import { eventPayload } from '../services/events.js';
+import { eventPayload } from '../webhooks/payload.js';
 import { deliveryView, listDeliveries, webhookView } from '../services/webhooks.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
 import { attemptOutcome, Badge, Card, Crumbs, Empty, Json, PostButton, Table, Time } from './components.js';

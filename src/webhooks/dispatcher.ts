@@ -3,71 +3,48 @@
  * subscribes to an event (in the event's own store write, so both are equally durable),
  * sends the first attempt at once, retries failures on the emulator clock after 1 min,
  * 5 min, 30 min, 2 h and 24 h, and moves a delivery whose fifth retry fails to the DLQ.
- * Every non-final delivery carries `nextAttemptAt`, so a restart resumes the schedule.
+ * Every non-final delivery carries `nextAttemptAt`, so a restart resumes the schedule. When
+ * an attempt is due is the scheduler's business (clock/scheduler.ts); what an attempt does
+ * is this file's.
  */
 import { ApiError, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
-import type { Runtime } from '../runtime.js';
-import { eventPayload, type EmitOptions } from '../services/events.js';
+import type { Deliveries, EmitOptions, Runtime } from '../runtime.js';
 import type { DeliveryRecord, EventRecord, WebhookRecord } from '../store/records.js';
 import { ALL_EVENTS } from './event-types.js';
+import { eventPayload } from './payload.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendAttempt } from './sender.js';
 
 /** Delays between attempts (spec part 6): after each failure, the next row. */
 export const RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000] as const;
-/** Attempts sent at once; more wait their turn. */
-export const MAX_IN_FLIGHT = 256;
 /** Emulated wait before repeating an attempt whose result could not be stored. */
 const STORE_FAILURE_BACKOFF_MS = 5_000;
-/** Longest single timer; a later due time is re-planned when it fires. */
-const MAX_TIMER_MS = 2 ** 30;
 
 export function subscribes(webhook: WebhookRecord, type: string): boolean {
   return webhook.enabled && (webhook.events.includes(ALL_EVENTS) || webhook.events.includes(type));
 }
 
-export class Dispatcher {
+export class Dispatcher implements Deliveries {
   readonly #rt: Runtime;
   readonly #schedule: readonly number[];
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
-  /** Deliveries waiting for an attempt: id → emulator due time (ms). */
-  readonly #due = new Map<string, number>();
-  readonly #inFlight = new Map<string, Promise<void>>();
-  #timer: NodeJS.Timeout | null = null;
-  #kickQueued = false;
-  #stepping = false;
-  #stopped = true;
 
+  /** Takes the scheduler's due jobs as delivery attempts and plans every stored delivery that is not final. */
   constructor(rt: Runtime, logger?: Logger) {
     this.#rt = rt;
     this.#schedule = rt.options.retryScheduleMs ?? RETRY_SCHEDULE_MS;
     this.#timeoutMs = rt.options.deliveryTimeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
     this.#logger = logger;
-  }
-
-  /** Listens for events, resumes every stored delivery that is not final, and plans the timer. */
-  start(): void {
-    this.#stopped = false;
-    this.#rt.eventListeners.push((_rt, event, options) => this.#planDeliveries(event, options));
-    for (const delivery of this.#rt.store.all('deliveries')) {
-      if (delivery.nextAttemptAt !== null) this.#due.set(delivery.id, Date.parse(delivery.nextAttemptAt));
+    rt.scheduler.handle((id, dueMs) => this.#send(id, dueMs));
+    for (const delivery of rt.store.all('deliveries')) {
+      if (delivery.nextAttemptAt !== null) rt.scheduler.schedule(delivery.id, Date.parse(delivery.nextAttemptAt));
     }
-    this.#rt.clock.onChange(() => this.#plan());
-    this.#kick();
-  }
-
-  /** Stops the timer and waits for attempts under way. */
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    await Promise.allSettled(this.#inFlight.values());
   }
 
   /** Inside the event's store write: one pending delivery per subscribed webhook. */
-  #planDeliveries(event: EventRecord, options: EmitOptions): void {
+  eventRecorded(event: EventRecord, options: EmitOptions): void {
     const { store } = this.#rt;
     const targets =
       options.webhookId !== undefined
@@ -93,15 +70,13 @@ export class Dispatcher {
     }
     if (ids.length === 0) return;
     store.onCommitted(() => {
-      for (const id of ids) this.#due.set(id, Date.parse(now));
-      this.#kick();
+      for (const id of ids) this.#rt.scheduler.schedule(id, Date.parse(now));
     });
   }
 
   /** Sends a delivery's next attempt now and answers the delivery after it (test events, DLQ retries). */
   async attemptNow(id: string): Promise<DeliveryRecord> {
-    this.#due.delete(id);
-    await (this.#inFlight.get(id) ?? this.#attempt(id));
+    await this.#rt.scheduler.runNow(id);
     const delivery = this.#rt.store.get('deliveries', id);
     if (!delivery) throw notFound('delivery', id);
     return delivery;
@@ -121,93 +96,6 @@ export class Dispatcher {
     const now = clock.iso();
     await store.write(() => store.update('deliveries', id, { status: 'pending', nextAttemptAt: now, updatedAt: now }));
     return this.attemptNow(id);
-  }
-
-  /**
-   * Advances the emulator clock by `ms`, firing in order everything that comes due: the
-   * clock steps to each due time, so retries keep their exact spacing. Answers how many
-   * attempts were sent.
-   */
-  async advance(ms: number): Promise<number> {
-    const { clock } = this.#rt;
-    const target = clock.nowMs() + ms;
-    let fired = 0;
-    this.#stepping = true;
-    if (this.#timer) clearTimeout(this.#timer);
-    try {
-      for (;;) {
-        await Promise.allSettled(this.#inFlight.values());
-        const next = this.#earliestDue();
-        if (next === undefined || next > target) break;
-        if (next > clock.nowMs()) clock.set(new Date(next));
-        const due = this.#takeDue(clock.nowMs(), Number.POSITIVE_INFINITY);
-        fired += due.length;
-        // Each attempt is recorded at its due time, whatever real time stepping took.
-        await Promise.allSettled(due.map(([id, at]) => this.#attempt(id, at)));
-      }
-      if (clock.nowMs() < target) clock.set(new Date(target));
-    } finally {
-      this.#stepping = false;
-      this.#plan();
-    }
-    return fired;
-  }
-
-  /** Deliveries waiting, for the control plane: id → due time. */
-  get scheduled(): ReadonlyMap<string, number> {
-    return this.#due;
-  }
-
-  #earliestDue(): number | undefined {
-    let earliest: number | undefined;
-    for (const due of this.#due.values()) if (earliest === undefined || due < earliest) earliest = due;
-    return earliest;
-  }
-
-  /** Removes and answers up to `limit` deliveries due at `now` with their due times, earliest first. */
-  #takeDue(now: number, limit: number): Array<[string, number]> {
-    const taken = [...this.#due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
-    for (const [id] of taken) this.#due.delete(id);
-    return taken;
-  }
-
-  #kick(): void {
-    if (this.#kickQueued) return;
-    this.#kickQueued = true;
-    setImmediate(() => {
-      this.#kickQueued = false;
-      this.#runDue();
-    });
-  }
-
-  #runDue(): void {
-    if (this.#stopped || this.#stepping) return;
-    const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room > 0) for (const [id] of this.#takeDue(this.#rt.clock.nowMs(), room)) void this.#attempt(id);
-    this.#plan();
-  }
-
-  /** Sets one timer for the earliest due delivery, in real time at the clock's speed. */
-  #plan(): void {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    if (this.#stopped || this.#stepping) return;
-    const next = this.#earliestDue();
-    if (next === undefined) return;
-    const delay = Math.min(this.#rt.clock.realDelayUntil(next), MAX_TIMER_MS);
-    this.#timer = setTimeout(() => this.#runDue(), delay);
-    this.#timer.unref();
-  }
-
-  #attempt(id: string, nominalAt?: number): Promise<void> {
-    const running = this.#inFlight.get(id);
-    if (running) return running;
-    const attempt = this.#send(id, nominalAt).finally(() => {
-      this.#inFlight.delete(id);
-      this.#kick();
-    });
-    this.#inFlight.set(id, attempt);
-    return attempt;
   }
 
   async #send(id: string, nominalAt?: number): Promise<void> {
@@ -248,10 +136,10 @@ export class Dispatcher {
       });
     } catch (error) {
       // The store could not be written: try the attempt again a little later.
-      this.#due.set(id, clock.nowMs() + STORE_FAILURE_BACKOFF_MS);
+      this.#rt.scheduler.schedule(id, clock.nowMs() + STORE_FAILURE_BACKOFF_MS);
       this.#logger?.log('error', 'could not record a delivery attempt', { delivery: id, error: (error as Error).message });
       return;
     }
-    if (next !== null) this.#due.set(id, Date.parse(next));
+    if (next !== null) this.#rt.scheduler.schedule(id, Date.parse(next));
   }
 }

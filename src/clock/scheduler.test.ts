@@ -1,0 +1,67 @@
+/**
+ * The scheduler on its own: jobs run when the emulator clock reaches them, `advance` runs them
+ * in order each at its own emulated time, a job never runs twice at once, and a clock that
+ * jumps ahead or speeds up brings the next job forward.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Clock } from './clock.js';
+import { Scheduler } from './scheduler.js';
+
+const START = Date.parse('2026-11-21T10:00:00.000Z');
+
+describe('Scheduler', () => {
+  let scheduler: Scheduler | undefined;
+  afterEach(async () => {
+    await scheduler?.stop();
+  });
+
+  function start(clock: Clock, run: (id: string, dueMs: number | undefined, at: number) => Promise<void> | void) {
+    scheduler = new Scheduler(clock);
+    scheduler.handle(async (id, dueMs) => run(id, dueMs, clock.nowMs()));
+    scheduler.start();
+    return scheduler;
+  }
+
+  it('advance runs every job on the way, in order, with the clock at each due time', async () => {
+    const clock = new Clock({ startTime: new Date(START) });
+    const ran: Array<[string, number | undefined, number]> = [];
+    const s = start(clock, (id, due, at) => void ran.push([id, due, at]));
+    s.schedule('late', START + 3_600_000);
+    s.schedule('early', START + 60_000);
+    s.schedule('beyond', START + 2 * 86_400_000);
+    expect(await s.advance(86_400_000)).toBe(2);
+    expect(ran.map(([id]) => id)).toEqual(['early', 'late']);
+    for (const [, due, at] of ran) {
+      expect(at).toBe(due);
+    }
+    expect(clock.nowMs()).toBeGreaterThanOrEqual(START + 86_400_000);
+    expect([...s.waiting.keys()]).toEqual(['beyond']);
+  });
+
+  it('runs a job once at a time: runNow while it runs waits for that run', async () => {
+    const clock = new Clock();
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const s = start(clock, async () => {
+      runs += 1;
+      await gate;
+    });
+    const first = s.runNow('job');
+    const second = s.runNow('job');
+    release();
+    await Promise.all([first, second]);
+    expect(runs).toBe(1);
+  });
+
+  it('runs a job due now by itself, and one brought forward when the clock is set ahead', async () => {
+    const clock = new Clock();
+    const ran: string[] = [];
+    const s = start(clock, (id) => void ran.push(id));
+    s.schedule('now', clock.nowMs());
+    s.schedule('in-a-day', clock.nowMs() + 86_400_000);
+    await expect.poll(() => ran).toEqual(['now']);
+    clock.set(new Date(clock.nowMs() + 86_400_000));
+    await expect.poll(() => ran).toEqual(['now', 'in-a-day']);
+  });
+});

@@ -1,0 +1,151 @@
+/**
+ * The scheduler (DESIGN D10): jobs due at an emulated time, run when the emulator clock
+ * reaches it. One real timer waits for the earliest due job at the clock's speed and is
+ * re-planned whenever the clock jumps; `advance` steps the clock to each due time in turn, so
+ * jobs keep their exact spacing however far the clock moves. A job is known by an id: the
+ * webhook dispatcher's jobs are delivery attempts (webhooks/dispatcher.ts).
+ */
+import type { Clock } from './clock.js';
+
+/** Runs the job `id`, due at `dueMs` (emulated): the time it is recorded at, whatever real time it starts. */
+export type Job = (id: string, dueMs: number | undefined) => Promise<void>;
+
+/** Jobs run at once; more wait their turn. */
+export const MAX_IN_FLIGHT = 256;
+/** Longest single timer; a later due time is re-planned when it fires. */
+const MAX_TIMER_MS = 2 ** 30;
+
+export class Scheduler {
+  readonly #clock: Clock;
+  #run: Job = () => Promise.reject(new Error('the scheduler has no job runner; call handle() first'));
+  /** Jobs waiting: id → emulated due time (ms). */
+  readonly #due = new Map<string, number>();
+  readonly #inFlight = new Map<string, Promise<void>>();
+  #timer: NodeJS.Timeout | null = null;
+  #kickQueued = false;
+  #stepping = false;
+  #stopped = true;
+  #unsubscribe: (() => void) | null = null;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+  }
+
+  /** Names what runs a due job (the webhook dispatcher's attempt); call before start(). */
+  handle(run: Job): void {
+    this.#run = run;
+  }
+
+  /** Starts the timer; from now on a clock change re-plans it. */
+  start(): void {
+    this.#stopped = false;
+    this.#unsubscribe = this.#clock.onChange(() => this.#plan());
+    this.#kick();
+  }
+
+  /** Stops the timer and waits for jobs under way. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unsubscribe?.();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await Promise.allSettled(this.#inFlight.values());
+  }
+
+  /** Plans (or re-plans) job `id` at emulated time `atMs`. */
+  schedule(id: string, atMs: number): void {
+    this.#due.set(id, atMs);
+    this.#kick();
+  }
+
+  /** Runs job `id` now, unless it is running already, and resolves when it is done. */
+  runNow(id: string): Promise<void> {
+    this.#due.delete(id);
+    return this.#start(id);
+  }
+
+  /** Jobs waiting: id → emulated due time. */
+  get waiting(): ReadonlyMap<string, number> {
+    return this.#due;
+  }
+
+  /**
+   * Moves the clock `ms` ahead, running in order every job that comes due on the way: the
+   * clock steps to each due time, so each job runs at its own time. Answers how many ran.
+   */
+  async advance(ms: number): Promise<number> {
+    const clock = this.#clock;
+    const target = clock.nowMs() + ms;
+    let ran = 0;
+    this.#stepping = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    try {
+      for (;;) {
+        await Promise.allSettled(this.#inFlight.values());
+        const next = this.#earliestDue();
+        if (next === undefined || next > target) break;
+        if (next > clock.nowMs()) clock.set(new Date(next));
+        const due = this.#takeDue(clock.nowMs(), Number.POSITIVE_INFINITY);
+        ran += due.length;
+        await Promise.allSettled(due.map(([id, at]) => this.#start(id, at)));
+      }
+      if (clock.nowMs() < target) clock.set(new Date(target));
+    } finally {
+      this.#stepping = false;
+      this.#plan();
+    }
+    return ran;
+  }
+
+  #start(id: string, dueMs?: number): Promise<void> {
+    const running = this.#inFlight.get(id);
+    if (running) return running;
+    const job = this.#run(id, dueMs).finally(() => {
+      this.#inFlight.delete(id);
+      this.#kick();
+    });
+    this.#inFlight.set(id, job);
+    return job;
+  }
+
+  #kick(): void {
+    if (this.#kickQueued) return;
+    this.#kickQueued = true;
+    setImmediate(() => {
+      this.#kickQueued = false;
+      this.#runDue();
+    });
+  }
+
+  #runDue(): void {
+    if (this.#stopped || this.#stepping) return;
+    const room = MAX_IN_FLIGHT - this.#inFlight.size;
+    if (room > 0) for (const [id] of this.#takeDue(this.#clock.nowMs(), room)) void this.#start(id);
+    this.#plan();
+  }
+
+  /** Sets one timer for the earliest due job, in real time at the clock's speed. */
+  #plan(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#stopped || this.#stepping) return;
+    const next = this.#earliestDue();
+    if (next === undefined) return;
+    const delay = Math.min(this.#clock.realDelayUntil(next), MAX_TIMER_MS);
+    this.#timer = setTimeout(() => this.#runDue(), delay);
+    this.#timer.unref();
+  }
+
+  #earliestDue(): number | undefined {
+    let earliest: number | undefined;
+    for (const due of this.#due.values()) if (earliest === undefined || due < earliest) earliest = due;
+    return earliest;
+  }
+
+  /** Removes and answers up to `limit` jobs due at `now` with their due times, earliest first. */
+  #takeDue(now: number, limit: number): Array<[string, number]> {
+    const taken = [...this.#due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
+    for (const [id] of taken) this.#due.delete(id);
+    return taken;
+  }
+}

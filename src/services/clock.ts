@@ -1,0 +1,39 @@
+/**
+ * Moves of the emulator clock (DESIGN D10), the one way the control plane, the dashboard and
+ * the CLI (through the control plane) read, set and advance it: setting changes the time or
+ * speed and fires nothing; advancing steps through every due attempt on the way.
+ */
+import { parseDuration } from '../duration.js';
+import { ApiError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+
+export interface ClockView {
+  /** Emulated time, ISO 8601 UTC with milliseconds. */
+  now: string;
+  /** Emulated seconds per real second. */
+  speed: number;
+}
+
+export function clockView(rt: Runtime): ClockView {
+  return { now: rt.clock.iso(), speed: rt.clock.speed };
+}
+
+/** Sets the speed, then the time (moving back is allowed and fires nothing); answers the clock. */
+export function setClock(rt: Runtime, change: { now?: string | undefined; speed?: number | undefined }): ClockView {
+  if (change.speed !== undefined) rt.clock.setSpeed(change.speed);
+  if (change.now !== undefined) rt.clock.set(new Date(change.now));
+  return clockView(rt);
+}
+
+/** Jumps `by` (a duration such as `90s` or `1d`) ahead, running every attempt that comes due, in order. */
+export async function advanceClock(rt: Runtime, by: string): Promise<ClockView & { fired: number }> {
+  const ms = parseDuration(by);
+  if (ms === undefined) throw new ApiError('validation_error', `by: "${by}" is not a duration such as 90s, 15m, 2h or 1d`, [{ path: 'by', message: 'a duration such as 90s, 15m, 2h or 1d' }]);
+  const fired = await rt.scheduler.advance(ms);
+  return { ...clockView(rt), fired };
+}
+
+/** How many attempts wait on the clock. */
+export function scheduledCount(rt: Runtime): number {
+  return rt.scheduler.waiting.size;
+}
