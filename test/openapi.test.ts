@@ -11,12 +11,20 @@ import { SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> };
+type Response = { $ref?: string; content?: unknown; headers?: Record<string, unknown> };
 type OpenApiDocument = {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
   tags?: Array<{ name: string; description?: string }>;
-  components: { securitySchemes: Record<string, unknown> };
+  components: { securitySchemes: Record<string, unknown>; responses?: Record<string, Response>; headers?: Record<string, Record<string, unknown>> };
 };
+
+/** An operation's response for a status, its $ref to components/responses followed. */
+function responseOf(doc: OpenApiDocument, operation: Operation, status: string): Response {
+  const response = operation.responses[status] as Response;
+  const name = response.$ref?.replace('#/components/responses/', '');
+  return name === undefined ? response : doc.components.responses![name]!;
+}
 
 /** Every operation of the document as `[method, path, operation]`. */
 function operationsOf(doc: OpenApiDocument): Array<[string, string, Operation]> {
@@ -56,16 +64,36 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes a success body and the error envelope for every operation', () => {
-    for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        const statuses = Object.keys(operation.responses);
-        const where = `${method.toUpperCase()} ${path}`;
-        expect(statuses.some((status) => /^2\d\d$/.test(status)), where).toBe(true);
-        if (path !== '/healthz' && path !== '/readyz') expect(statuses, where).toEqual(expect.arrayContaining(['400', '401']));
-        for (const status of statuses) expect(operation.responses[status]!.content, `${where} ${status}`).toBeDefined();
+  it('describes a success body, and a body in the error envelope for every failure', () => {
+    for (const [method, path, operation] of operationsOf(doc)) {
+      const where = `${method} ${path}`;
+      const statuses = Object.keys(operation.responses);
+      expect(statuses.some((status) => /^2\d\d$/.test(status)), where).toBe(true);
+      for (const status of statuses) {
+        const content = responseOf(doc, operation, status).content as Record<string, { schema: unknown }> | undefined;
+        expect(content?.['application/json']?.schema, `${where} ${status}`).toBeDefined();
+        if (!/^2/.test(status)) expect(content!['application/json']!.schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
       }
     }
+  });
+
+  it('lists the answers the server and middleware give, by rule: 400 408 431 500 always, 401 429 with a key, 413 with a body, 503 on writes', () => {
+    for (const [method, path, operation] of operationsOf(doc)) {
+      const where = `${method} ${path}`;
+      const statuses = Object.keys(operation.responses);
+      const keyed = (operation.security ?? []).some((entry) => 'ApiKeyAuth' in (entry as object));
+      const writes = method !== 'GET' || operation.operationId === 'getPasskeyLoginOptions';
+      expect(statuses, where).toEqual(expect.arrayContaining(['400', '408', '431', '500']));
+      expect(statuses.includes('401') && statuses.includes('429'), where).toBe(keyed);
+      expect(statuses.includes('413'), where).toBe(method !== 'GET');
+      if (writes) expect(statuses, where).toContain('503');
+      if (keyed) {
+        expect(responseOf(doc, operation, '429').headers, where).toHaveProperty('Retry-After');
+        const success = statuses.find((status) => /^2/.test(status))!;
+        expect(responseOf(doc, operation, success).headers, where).toHaveProperty('RateLimit-Remaining');
+      }
+    }
+    expect(doc.components.headers?.['RetryAfter']).toMatchObject({ required: true });
   });
 
   it('takes the list parameters the spec names', () => {

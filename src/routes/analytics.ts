@@ -2,7 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { Analytics, AnalyticsQuery } from '../schemas/analytics.js';
-import { envelope, errorResponses, jsonResponse } from '../schemas/common.js';
+import { envelope, jsonResponse } from '../schemas/common.js';
 import { analytics } from '../services/analytics.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi.js';
@@ -14,7 +14,7 @@ export function analyticsRoutes(rt: Runtime) {
     createRoute({ method: 'get', path: '/', operationId: 'getAnalytics', tags, security: API_KEY_SECURITY, summary: 'Analytics for the period',
       description: 'Totals and a daily series over the last 7, 30 or 90 UTC days of the emulator clock, today included.',
       request: { query: AnalyticsQuery },
-      responses: { 200: jsonResponse(envelope(Analytics), 'The analytics'), ...errorResponses() } }),
+      responses: { 200: jsonResponse(envelope(Analytics), 'The analytics') } }),
     (c) => c.json({ data: analytics(rt, c.get('tenant').id, c.req.valid('query').period) }, 200),
   );
 }

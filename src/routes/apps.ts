@@ -14,7 +14,7 @@ export function appsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'get', path: '/', operationId: 'listApps', tags, security, summary: 'List apps', request: { query: AppListQuery },
-        responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first') } }),
       (c) => c.json(listApps(rt, c.get('tenant').id, c.req.valid('query')), 200),
     )
     .openapi(

@@ -24,7 +24,7 @@ export function billingRoutes(rt: Runtime) {
     )
     .openapi(
       createRoute({ method: 'post', path: '/portal', operationId: 'createPortalSession', tags, security, summary: 'Create billing portal session', request: jsonBody(PortalBody),
-        responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`'), ...errorResponses() } }),
+        responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`') } }),
       async (c) => {
         const portal = await createPortal(rt, c.get('tenant').id, c.req.valid('json').returnUrl);
         return c.json({ data: { id: portal.id, url: portalUrl(new URL(c.req.url).origin, portal.id), expiresAt: portal.expiresAt } }, 201);
@@ -32,7 +32,7 @@ export function billingRoutes(rt: Runtime) {
     )
     .openapi(
       createRoute({ method: 'get', path: '/usage', operationId: 'getBillingUsage', tags, security, summary: 'Get current usage',
-        responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits') } }),
       (c) => c.json({ data: billingUsage(rt, c.get('tenant').id) }, 200),
     );
 }

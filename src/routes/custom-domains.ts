@@ -28,7 +28,7 @@ export function customDomainsRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/verify', operationId: 'verifyCustomDomain', tags, security, summary: 'Verify DNS ownership',
         description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
-        responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, 503) } }),
+        responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, [503, 'dns_unavailable: DNS did not answer; or store_unavailable']) } }),
       async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.get('tenant').id)) }, 200),
     )
     .openapi(

@@ -60,7 +60,7 @@ export function delegatedSessionsRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/{id}/execute', operationId: 'executeTransaction', tags, security: delegateSecurity, summary: 'Execute transaction', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(ExecuteBody) },
-        responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 410) } }),
+        responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 404, 410) } }),
       async (c) => {
         const tx = await executeCommand(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json').command);
         return c.json({ data: transactionView(tx) }, 200);
@@ -69,7 +69,7 @@ export function delegatedSessionsRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/{id}/query', operationId: 'queryContracts', tags, security: delegateSecurity, summary: 'Query contracts', middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(QueryBody) },
-        responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 410) } }),
+        responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 404, 410) } }),
       async (c) => c.json(await queryContracts(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')), 200),
     );
 }

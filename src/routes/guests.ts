@@ -18,7 +18,7 @@ export function guestsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'post', path: '/', operationId: 'createGuest', tags, security, summary: 'Create guest session', request: jsonBody(CreateGuestBody),
-        responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token'), ...errorResponses() } }),
+        responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token') } }),
       async (c) => {
         const { guest, user, session } = await createGuest(rt, c.get('tenant'));
         return c.json({ data: { ...guestView(rt, guest), user: userView(user), session } }, 201, NO_STORE);
@@ -27,7 +27,7 @@ export function guestsRoutes(rt: Runtime) {
     .openapi(
       createRoute({ method: 'post', path: '/cleanup', operationId: 'cleanupGuests', tags, security, summary: 'Bulk expire old guest sessions',
         request: jsonBody(CleanupGuestsBody),
-        responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended') } }),
       async (c) => {
         const { olderThan } = c.req.valid('json');
         const ms = parseDuration(olderThan);

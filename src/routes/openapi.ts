@@ -4,6 +4,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
+import { withSharedResponses } from './openapi-responses.js';
 
 /** One tag per area of the spec (part 1), in the spec's order; every operation carries one. */
 export const API_TAGS = [
@@ -34,7 +35,7 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string
   // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
   v1.get('/openapi.json', (c) =>
     c.json(
-      v1.getOpenAPI31Document({
+      withSharedResponses(v1.getOpenAPI31Document({
         openapi: '3.1.0',
         info: {
           title: 'Wallet and Identity Service API',
@@ -43,7 +44,7 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string
         },
         servers: [{ url: '/v1' }],
         tags: API_TAGS.map((tag) => ({ ...tag })),
-      }),
+      })),
     ),
   );
 }

@@ -17,7 +17,7 @@ export function passkeysRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'post', path: '/register-options', operationId: 'getPasskeyRegistrationOptions', tags, security, summary: 'Get registration challenge', request: jsonBody(RegisterOptionsBody),
-        responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id') } }),
       async (c) => c.json({ data: await registrationOptions(rt, c.get('tenant'), c.req.valid('json')) }, 200, NO_STORE),
     )
     .openapi(

@@ -31,7 +31,7 @@ export function telegramRoutes(rt: Runtime) {
     )
     .openapi(
       createRoute({ method: 'get', path: '/widget-config', operationId: 'getTelegramWidgetConfig', tags, security, summary: 'Get bot configuration for the widget',
-        responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)') } }),
       (c) => c.json({ data: widgetConfig(c.get('tenant')) }, 200),
     );
 }

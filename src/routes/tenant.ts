@@ -1,7 +1,7 @@
 /** /v1/tenant: the tenant the API key acts for; patch its name and settings. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
-import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { envelope, jsonBody, jsonResponse } from '../schemas/common.js';
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import { tenantView, updateTenant } from '../services/tenants.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
@@ -14,12 +14,12 @@ export function tenantRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'get', path: '/', operationId: 'getTenant', tags, security, summary: 'Get current tenant',
-        responses: { 200: jsonResponse(envelope(Tenant), 'The tenant'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(Tenant), 'The tenant') } }),
       (c) => c.json({ data: tenantView(c.get('tenant')) }, 200),
     )
     .openapi(
       createRoute({ method: 'patch', path: '/', operationId: 'updateTenant', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
-        responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant') } }),
       async (c) => c.json({ data: tenantView(await updateTenant(rt, c.get('tenant').id, c.req.valid('json'))) }, 200),
     );
 }

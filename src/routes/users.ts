@@ -16,7 +16,7 @@ export function usersRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'get', path: '/', operationId: 'listUsers', tags, security, summary: 'List users', request: { query: UserListQuery },
-        responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first') } }),
       (c) => c.json(asDocument<Page<UserView>>(pageText(listUserRecords(rt, c.get('tenant').id, c.req.valid('query')), userViewText)), 200),
     )
     .openapi(

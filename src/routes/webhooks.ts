@@ -30,12 +30,12 @@ export function webhooksRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
       createRoute({ method: 'get', path: '/', operationId: 'listWebhooks', tags, security, summary: 'List webhooks',
-        responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets'), ...errorResponses() } }),
+        responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets') } }),
       (c) => c.json({ data: listWebhooks(rt, c.get('tenant').id) }, 200),
     )
     .openapi(
       createRoute({ method: 'post', path: '/', operationId: 'createWebhook', tags, security, summary: 'Create webhook', request: jsonBody(CreateWebhookBody),
-        responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)'), ...errorResponses() } }),
+        responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)') } }),
       async (c) => {
         c.header('cache-control', 'no-store');
         return c.json({ data: await createWebhook(rt, c.get('tenant').id, c.req.valid('json')) }, 201);

@@ -86,25 +86,24 @@ export const IdParam = z.object({
   id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }),
 });
 
-/** Standard error responses for OpenAPI, keyed by status. */
-export function errorResponses(...statuses: number[]) {
+/**
+ * Error responses for OpenAPI, keyed by status: those an operation's own service can answer.
+ * The ones every operation shares (400, 401, 413, 429, 500, 503) are added to the document
+ * by rule (routes/openapi-responses.ts); a status given here replaces the shared one.
+ */
+export function errorResponses(...statuses: Array<number | [number, string]>) {
   const descriptions: Record<number, string> = {
     400: 'Bad request or validation error',
-    401: 'Missing or invalid API key or session',
     403: 'Forbidden (MFA required or not permitted)',
     404: 'Not found',
-    409: 'Conflict (duplicate)',
-    410: 'Gone (expired)',
-    413: 'Body larger than 1 MiB',
-    429: 'Rate limited',
-    503: 'Store unavailable',
+    409: 'Conflict (duplicate, or not in the state the call needs)',
+    410: 'Gone (expired or ended)',
+    503: 'Unavailable',
   };
   const responses: Record<string, { description: string; content: { 'application/json': { schema: typeof ErrorEnvelope } } }> = {};
-  for (const status of [...new Set([400, 401, 429, ...statuses])]) {
-    responses[String(status)] = {
-      description: descriptions[status] ?? 'Error',
-      content: { 'application/json': { schema: ErrorEnvelope } },
-    };
+  for (const entry of statuses) {
+    const [status, description] = typeof entry === 'number' ? [entry, descriptions[entry] ?? 'Error'] : entry;
+    responses[String(status)] = { description, content: { 'application/json': { schema: ErrorEnvelope } } };
   }
   return responses;
 }
