@@ -35,6 +35,15 @@ describe('custom domains over a real loopback DNS server', () => {
     expect(res.body.details[0].path).toBe('domain');
   });
 
+  it.each([
+    [undefined, 404],
+    ['{}', 404],
+    ['[]', 400],
+  ])('verify takes %j as its optional empty body (no domain yet: %i)', async (rawBody, status) => {
+    const res = await svc.request('POST', '/custom-domains/verify', rawBody === undefined ? {} : { rawBody, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(status);
+  });
+
   it('answers the TXT record to create; the same domain again is 200, another is 409, another tenant’s is 409', async () => {
     const created = await svc.request('POST', '/custom-domains', { body: { domain: 'Auth.Example.COM.' } });
     expect(created.status).toBe(201);

@@ -1,7 +1,7 @@
 /** /v1/custom-domains: register the tenant's domain, verify it over DNS, remove it. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
-import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody } from '../schemas/common.js';
 import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
 import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/domains.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
@@ -26,7 +26,7 @@ export function customDomainsRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/verify', operationId: 'verifyCustomDomain', tags, security, summary: 'Verify DNS ownership',
+      createRoute({ method: 'post', path: '/verify', operationId: 'verifyCustomDomain', tags, security, summary: 'Verify DNS ownership', request: optionalJsonBody(EmptyBody),
         description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
         responses: { 200: jsonResponse(envelope(CustomDomain), 'The verified domain'), ...errorResponses(404, [503, 'dns_unavailable: DNS did not answer; or store_unavailable']) } }),
       async (c) => c.json({ data: customDomainView(await verifyDomain(rt, c.get('tenant').id)) }, 200),

@@ -168,3 +168,29 @@ describe('MFA', () => {
     expect((await call('GET', '/mfa/status')).body.data.enabled).toBe(false);
   });
 });
+
+describe('MFA setup and challenge bodies', () => {
+  let svc: TestEmulator;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    svc = await startTestEmulator();
+    const guest = (await svc.request('POST', '/guests', { body: {} })).body.data;
+    headers = { authorization: `Bearer ${guest.session.token}` };
+  });
+  afterAll(() => svc.close());
+
+  it.each([
+    // [body as sent, content type, status of setup, status of challenge (MFA is off: 409 once the body passes)]
+    [undefined, undefined, 200, 409],
+    ['', 'application/json', 200, 409],
+    ['{}', 'application/json', 200, 409],
+    ['{"unknown":1}', 'application/json', 200, 409],
+    ['[]', 'application/json', 400, 400],
+    ['"text"', 'application/json', 400, 400],
+  ])('takes %j (%s) as the optional empty body: setup %i, challenge %i', async (rawBody, type, setup, challenge) => {
+    const options = { headers: { ...headers, ...(type === undefined ? {} : { 'content-type': type }) }, ...(rawBody === undefined ? {} : { rawBody }) };
+    expect((await svc.request('POST', '/mfa/setup', options)).status).toBe(setup);
+    expect((await svc.request('POST', '/mfa/challenge', options)).status).toBe(challenge);
+  });
+});
+

@@ -4,7 +4,7 @@ import { requireFreshMfa } from '../middleware/mfa.js';
 import { userSession } from '../middleware/session.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE, SESSION_SECURITY } from '../schemas/auth.js';
-import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody } from '../schemas/common.js';
 import { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified, VerifyBody, VerifySetupBody } from '../schemas/mfa.js';
 import { disableMfa, mfaStatus, openMfaChallenge, setupMfa, verifyMfa, verifyMfaSetup } from '../services/mfa.js';
 import { newRouter } from './router.js';
@@ -18,7 +18,7 @@ export function mfaRoutes(rt: Runtime) {
   router.use('*', userSession(rt));
   return router
     .openapi(
-      createRoute({ method: 'post', path: '/setup', operationId: 'setupMfa', tags, security, summary: 'Start MFA setup',
+      createRoute({ method: 'post', path: '/setup', operationId: 'setupMfa', tags, security, summary: 'Start MFA setup', request: optionalJsonBody(EmptyBody),
         responses: { 200: jsonResponse(envelope(MfaSetup), 'The TOTP secret, its otpauth URL and QR code'), ...errorResponses(409, 410) } }),
       async (c) => c.json({ data: await setupMfa(rt, c.get('tenant'), c.get('user')) }, 200, NO_STORE),
     )
@@ -31,7 +31,7 @@ export function mfaRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/challenge', operationId: 'createMfaChallenge', tags, security, summary: 'Request MFA challenge',
+      createRoute({ method: 'post', path: '/challenge', operationId: 'createMfaChallenge', tags, security, summary: 'Request MFA challenge', request: optionalJsonBody(EmptyBody),
         responses: { 201: jsonResponse(envelope(MfaChallenge), 'The challenge, open for 5 minutes'), ...errorResponses(409, 410) } }),
       async (c) => {
         const challenge = await openMfaChallenge(rt, c.get('user'), c.get('session'));

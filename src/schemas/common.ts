@@ -118,6 +118,14 @@ export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   };
 }
 
+/** The body of an action that takes none: `{}`, or nothing at all. */
+export const EmptyBody = z.object({}).openapi('EmptyBody', { description: 'An empty object; the body may also be left out' });
+
+/** A JSON body that may be left out; when sent, it must match the schema. */
+export function optionalJsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { required: false, content: { 'application/json': { schema } } } };
+}
+
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
   return { description, content: { 'application/json': { schema } } };
 }
