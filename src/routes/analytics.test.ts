@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { startReceiver, type TestReceiver } from '../test-support/receiver.js';
 import { asUser, claimWallet, signIn } from '../test-support/signed-in.js';
 
@@ -10,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * fixture's dates, then analytics for each period must show exactly it.
  */
 describe('analytics after a scripted history', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   let ok: TestReceiver;
   let failing: TestReceiver;
   /** Acme API calls made per day, counted as the script makes them. */
@@ -39,7 +40,7 @@ describe('analytics after a scripted history', () => {
   beforeAll(async () => {
     ok = await startReceiver(() => 200);
     failing = await startReceiver(() => 500);
-    svc = await startTestEmulator({ clock: { startTime: new Date('2027-01-10T09:00:00.000Z') } });
+    svc = await startInProcess({ clock: { startTime: new Date('2027-01-10T09:00:00.000Z') } });
 
     // 2027-01-10: two users, one guest; deliveries: 2 succeed, the guest's will die.
     await api('POST', '/webhooks', { url: ok.url, events: ['user.created'] });

@@ -5,14 +5,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, startTestEmulator, type ApiResponse, type TestEmulator } from '../test-support/harness.js';
+import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { expectError } from '../test-support/expect-error.js';
 
-function expectError(res: ApiResponse, status: number, code: string): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
-  expect(Object.keys(res.body).sort()).toEqual(['code', 'details', 'error']);
-  expect(res.body.code).toBe(code);
-}
 
 const KEY_FIELDS = ['createdAt', 'id', 'last4', 'name', 'prefix', 'revokedAt', 'status'];
 

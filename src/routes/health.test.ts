@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 describe('health', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 

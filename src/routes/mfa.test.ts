@@ -1,11 +1,12 @@
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 const MINUTE = 60 * 1000;
 
 describe('MFA', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   let headers: Record<string, string>;
   let userId: string;
   let totp: TOTP;
@@ -24,7 +25,7 @@ describe('MFA', () => {
   const eventsOf = (type: string) => svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID).filter((e) => e.type === type && e.data['userId'] === userId);
 
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
     const guest = (await svc.request('POST', '/guests', { body: {} })).body.data;
     const signedIn = (await svc.request('POST', `/guests/${guest.id}/convert`, { body: { email: 'mfa.user@example.com' } })).body.data;
     headers = { authorization: `Bearer ${signedIn.session.token}` };
@@ -170,10 +171,10 @@ describe('MFA', () => {
 });
 
 describe('MFA setup and challenge bodies', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
     const guest = (await svc.request('POST', '/guests', { body: {} })).body.data;
     headers = { authorization: `Bearer ${guest.session.token}` };
   });

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 /** The bot tokens of fixtures/default.json (the README lists them). */
 const ACME_BOT_TOKEN = '7000000001:AAacmeLocalTelegramBotToken000001';
@@ -25,9 +26,9 @@ function signInitData(params: Record<string, string>, token = ACME_BOT_TOKEN): s
 }
 
 describe('Telegram sign-in', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 

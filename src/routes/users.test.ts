@@ -5,21 +5,16 @@
 import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { combine } from 'shamir-secret-sharing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type ApiResponse, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { openShares } from '../services/wallets.js';
+import { expectError } from '../test-support/expect-error.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
 /** Acme's seeded users per trust level (fixtures/default.json). */
 const ACME_USERS = { guest: 13, basic: 12, verified: 12, trusted: 13 } as const;
 const ACME_TOTAL = 50;
 
-function expectError(res: ApiResponse, status: number, code: string, paths?: string[]): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe(JSON_UTF8);
-  expect(Object.keys(res.body).sort()).toEqual(['code', 'details', 'error']);
-  expect(res.body.code).toBe(code);
-  if (paths) expect([...new Set(res.body.details.map((d: { path: string }) => d.path))].sort()).toEqual([...paths].sort());
-}
 
 interface UserView {
   id: string;
@@ -40,10 +35,10 @@ function isNewestFirst(users: UserView[]): boolean {
 }
 
 describe('/v1/users', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
     // A fixed emulator time after every fixture date, so created users are the newest.
-    svc = await startTestEmulator({ clock: { startTime: new Date('2026-12-01T00:00:00.000Z') } });
+    svc = await startInProcess({ clock: { startTime: new Date('2026-12-01T00:00:00.000Z') } });
   });
   afterAll(() => svc.close());
 

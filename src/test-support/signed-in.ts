@@ -6,7 +6,8 @@
 import { Secret, TOTP } from 'otpauth';
 import { openSession } from '../services/sessions.js';
 import type { UserRecord } from '../store/records.js';
-import { ACME_KEY, type TestEmulator } from './harness.js';
+import { ACME_KEY } from './harness.js';
+import type { ApiHarness } from './in-process.js';
 
 export interface SignedInUser {
   user: UserRecord;
@@ -18,7 +19,7 @@ export interface SignedInUser {
 let counter = 0;
 
 /** Creates a user with POST /users (so `user.created` fires) and opens a session for it. */
-export async function signIn(svc: TestEmulator, key = ACME_KEY): Promise<SignedInUser> {
+export async function signIn(svc: ApiHarness, key = ACME_KEY): Promise<SignedInUser> {
   const email = `signed-in-${Date.now()}-${counter++}@example.com`;
   const created = await svc.request('POST', '/users', { key, body: { email } });
   if (created.status !== 201) throw new Error(`POST /users answered ${created.status}: ${created.text}`);
@@ -29,20 +30,20 @@ export async function signIn(svc: TestEmulator, key = ACME_KEY): Promise<SignedI
 }
 
 /** Calls the API as the signed-in user (its key and session token). */
-export function asUser(svc: TestEmulator, who: SignedInUser) {
+export function asUser(svc: ApiHarness, who: SignedInUser) {
   return (method: string, path: string, body?: unknown) =>
     svc.request(method, path, { key: who.key, headers: who.headers, ...(body === undefined ? {} : { body }) });
 }
 
 /** Claims the user's wallet: `{ id, partyId, publicKey, deviceShare, recoveryShare, … }`. */
-export async function claimWallet(svc: TestEmulator, who: SignedInUser) {
+export async function claimWallet(svc: ApiHarness, who: SignedInUser) {
   const res = await asUser(svc, who)('POST', '/users/me/wallet', {});
   if (res.status !== 201) throw new Error(`POST /users/me/wallet answered ${res.status}: ${res.text}`);
   return res.body.data as { id: string; userId: string; partyId: string; publicKey: string; createdAt: string; deviceShare: string; recoveryShare: string };
 }
 
 /** Turns MFA on for the user; `verify()` makes the session MFA-fresh with a current code. */
-export async function enableMfa(svc: TestEmulator, who: SignedInUser) {
+export async function enableMfa(svc: ApiHarness, who: SignedInUser) {
   const call = asUser(svc, who);
   const setup = await call('POST', '/mfa/setup', {});
   const totp = new TOTP({ secret: Secret.fromBase32(setup.body.data.secret), algorithm: 'SHA1', digits: 6, period: 30 });
