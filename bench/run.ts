@@ -1,60 +1,28 @@
 /**
  * `npm run bench`: the emulator against the limit (a bare Hono app on the same server) and
- * against json-server 1.x and 0.17, as ratios taken in one run on this machine. Prints a
- * table and writes bench/results.json. Traffic goes to loopback only; every run is bounded.
+ * against json-server 1.x and 0.17, as ratios taken in one run on this machine, with load from
+ * autocannon and, where it is installed, wrk; then the conformance suite's wall time on
+ * loopback and at 150 ms an answer (BENCH_CONFORMANCE=0 skips it). Prints a table and writes
+ * bench/results.json. Traffic goes to loopback only; every run is bounded. `npm run bench --
+ * reads coldstart` runs only the sections named.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CONFORMANCE_ENABLED, conformanceRows } from './lib/conformance.js';
 import { ACME_KEY, FIRST_NAMES, jsonServerCopy, jsonServerFile, svcDataDir, workingCopy } from './lib/data.js';
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { compare, printTable, type Row } from './lib/report.js';
+import { startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
+import { WRK, wrk } from './lib/wrk.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SVC_BIN = `${ROOT}bin/svc.js`;
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const SIZES = [1_000, 10_000, 100_000] as const;
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 const rows: Row[] = [];
+const notes: string[] = [];
 const cleanups: Array<() => void> = [];
-
-async function startSvc(dataDir: string): Promise<ServerProcess> {
-  const port = await freePort();
-  return startServer({
-    command: process.execPath,
-    args: [SVC_BIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--quiet', '--rate-limit', 'off'],
-    origin: `http://127.0.0.1:${port}`,
-    readyPath: '/healthz',
-  });
-}
-
-async function startBare(): Promise<ServerProcess> {
-  const port = await freePort();
-  return startServer({
-    command: process.execPath,
-    args: [fileURLToPath(new URL('./servers/bare-hono.mjs', import.meta.url))],
-    origin: `http://127.0.0.1:${port}`,
-    readyPath: '/healthz',
-    env: { PORT: String(port) },
-  });
-}
-
-async function startJsonServer(version: '1.x' | '0.17', file: string): Promise<ServerProcess> {
-  const port = await freePort();
-  const bin = version === '1.x' ? `${ROOT}node_modules/json-server/lib/bin.js` : `${ROOT}node_modules/json-server-017/lib/cli/bin.js`;
-  const args = version === '1.x' ? [bin, '--port', String(port), '--host', '127.0.0.1', file] : [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', file];
-  return startServer({ command: process.execPath, args, origin: `http://127.0.0.1:${port}`, readyPath: '/users?_limit=1' });
-}
-
-async function withServer<T>(start: Promise<ServerProcess>, run: (server: ServerProcess) => Promise<T>): Promise<T> {
-  const server = await start;
-  try {
-    return await run(server);
-  } finally {
-    await server.stop();
-  }
-}
 
 /** Ids of the users a store answers for Acme, to spread GET-by-id over them. */
 async function userIds(server: ServerProcess, path: string, headers: Record<string, string>, idsFrom: (body: unknown) => string[]): Promise<string[]> {
@@ -78,6 +46,15 @@ async function reads(): Promise<void> {
   results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users/usr_${i}` }) }));
   results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) }));
 
+  const pagePaths = Array.from({ length: 50 }, (_, i) => `/v1/users?page=${1 + i}&page_size=20&search=alice`);
+  if (WRK) {
+    const bareIds = Array.from({ length: 100 }, (_, i) => `/v1/users/usr_${i}`);
+    await withServer(startBare(), async (s) => {
+      results['bare id wrk'] = await wrk({ url: s.url, paths: bareIds });
+      results['bare page wrk'] = await wrk({ url: s.url, paths: pagePaths });
+    });
+  }
+
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
   await withServer(startSvc(copy), async (s) => {
@@ -87,6 +64,10 @@ async function reads(): Promise<void> {
     results['svc page'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) });
     // A different term on every request: every answer scans all 10k users.
     results['svc page cold'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` }) });
+    if (WRK) {
+      results['svc id wrk'] = await wrk({ url: s.url, headers: acme, paths: ids.map((id) => `/v1/users/${id}`) });
+      results['svc page wrk'] = await wrk({ url: s.url, headers: acme, paths: pagePaths });
+    }
   });
 
   for (const version of ['1.x', '0.17'] as const) {
@@ -112,6 +93,17 @@ async function reads(): Promise<void> {
     compare('reads (10k users)', 'svc GET /v1/users?page&search (pages 1–50 of one term)', results['svc page']!, barePage, '≥ 0.5× bare', (r) => r >= 0.5),
     compare('reads (10k users)', 'svc GET /v1/users?search (a new term each request)', results['svc page cold']!, barePage, ''),
   );
+  if (WRK) {
+    const group = 'reads (10k users), wrk';
+    rows.push(
+      { group, name: 'bare Hono GET /users/:id (fixed JSON)', value: results['bare id wrk']!.rps, unit: 'req/s', detail: latency(results['bare id wrk']!) },
+      compare(group, 'svc GET /v1/users/:id', results['svc id wrk']!, results['bare id wrk']!.rps, '≥ 0.8× bare', (r) => r >= 0.8),
+      { group, name: 'bare Hono GET page of 20 (fixed JSON)', value: results['bare page wrk']!.rps, unit: 'req/s', detail: latency(results['bare page wrk']!) },
+      compare(group, 'svc GET /v1/users?page&search (pages 1–50 of one term)', results['svc page wrk']!, results['bare page wrk']!.rps, ''),
+    );
+  } else {
+    notes.push('wrk is not installed (apt-get install wrk): the rows measured with wrk were left out.');
+  }
   for (const version of ['1.x', '0.17'] as const) {
     const js = results[`json-server ${version} id`]!;
     rows.push(
@@ -257,12 +249,18 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['writes', writes],
   ['fanout', fanOut],
   ['coldstart', coldStart],
+  ['conformance', async () => void rows.push(...(await conformanceRows(log)))],
 ];
 try {
-  for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();
+  for (const [name, run] of sections) {
+    if (only.length > 0 ? !only.includes(name) : name === 'conformance' && !CONFORMANCE_ENABLED) continue;
+    await run();
+  }
+  if (only.length === 0 && !CONFORMANCE_ENABLED) notes.push('BENCH_CONFORMANCE=0: the conformance rows were left out.');
 } finally {
   for (const cleanup of cleanups) cleanup();
 }
-const meta = { date: new Date().toISOString(), node: process.version, pinned: PINNED, connections: CONNECTIONS, seconds: SECONDS, totalSeconds: Math.round((Date.now() - started) / 1000) };
+const meta = { notes, date: new Date().toISOString(), node: process.version, pinned: PINNED, connections: CONNECTIONS, seconds: SECONDS, totalSeconds: Math.round((Date.now() - started) / 1000) };
 writeFileSync(RESULTS, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
 printTable(rows, meta);
+for (const note of notes) log(`note: ${note}`);

@@ -2,10 +2,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 
-const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
-/** The server gets core 0; the load generator (this process) gets the rest. */
+export const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => existsSync(path));
+/** The server gets core 0; the load generator (this process, or wrk) gets the rest. */
 export const SERVER_CORE = '0';
+export const LOAD_CORES = availableParallelism() > 1 ? `1-${availableParallelism() - 1}` : '0';
 export const PINNED = TASKSET !== undefined;
 
 export interface ServerProcess {
