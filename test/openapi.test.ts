@@ -6,7 +6,7 @@ import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { createRuntime, type Runtime } from '../src/runtime.js';
-import { SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
+import { SERVED_OPERATIONS, SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
 
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -14,9 +14,10 @@ type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; 
 type Response = { $ref?: string; content?: unknown; headers?: Record<string, unknown> };
 type OpenApiDocument = {
   openapi: string;
+  info: Record<string, unknown>;
   paths: Record<string, Record<string, Operation>>;
   tags?: Array<{ name: string; description?: string }>;
-  components: { securitySchemes: Record<string, unknown>; responses?: Record<string, Response>; headers?: Record<string, Record<string, unknown>> };
+  components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, unknown>; responses?: Record<string, Response>; headers?: Record<string, Record<string, unknown>> };
 };
 
 /** An operation's response for a status, its $ref to components/responses followed. */
@@ -55,13 +56,18 @@ describe('the OpenAPI document', () => {
 
   it('declares the x-api-key scheme and requires it on every operation but health and the document', () => {
     expect(doc.components.securitySchemes['ApiKeyAuth']).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
-    for (const [path, operations] of Object.entries(doc.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        const open = path === '/healthz' || path === '/readyz';
-        const names = (operation.security ?? []).flatMap((entry) => Object.keys(entry as object));
-        expect(names.includes('ApiKeyAuth'), `${method.toUpperCase()} ${path}`).toBe(!open);
-      }
+    for (const [method, path, operation] of operationsOf(doc)) {
+      const open = ['/healthz', '/readyz', '/openapi.json'].includes(path);
+      const names = (operation.security ?? []).flatMap((entry) => Object.keys(entry as object));
+      expect(names.includes('ApiKeyAuth'), `${method} ${path}`).toBe(!open);
     }
+  });
+
+  it('describes itself, under a license', async () => {
+    const operation = doc.paths['/openapi.json']?.['get'];
+    expect(operation).toMatchObject({ operationId: 'getOpenApiDocument', security: [] });
+    expect(doc.components.schemas?.['OpenApiDocument']).toBeDefined();
+    expect(doc.info).toMatchObject({ license: { name: 'MIT' } });
   });
 
   it('describes a success body, and a body in the error envelope for every failure', () => {
@@ -105,7 +111,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the optional empty body of the actions that take none', () => {
-    for (const [path, operationId] of [['/mfa/setup', 'setupMfa'], ['/mfa/challenge', 'createMfaChallenge'], ['/custom-domains/verify', 'verifyCustomDomain']]) {
+    for (const [path, operationId] of [['/mfa/setup', 'setupMfa'], ['/mfa/challenge', 'createMfaChallenge'], ['/custom-domains/verify', 'verifyCustomDomain']] as const) {
       const operation = doc.paths[path]!['post']!;
       expect(operation.operationId).toBe(operationId);
       expect(operation.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' } } } });
@@ -119,24 +125,24 @@ describe('the OpenAPI document', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('serves exactly the operations of the catalogue, no fewer and no more', () => {
+  it('serves exactly the operations of the catalogue and the document itself, no fewer and no more', () => {
     const served = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
-    const catalogue = SPEC_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
-    expect(catalogue.filter((key) => !served.includes(key)), 'in the spec, missing from the document').toEqual([]);
-    expect(served.filter((key) => !catalogue.includes(key)), 'in the document, not in the spec').toEqual([]);
+    const catalogue = SERVED_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
+    expect(catalogue.filter((key) => !served.includes(key)), 'in the catalogue, missing from the document').toEqual([]);
+    expect(served.filter((key) => !catalogue.includes(key)), 'in the document, not in the catalogue').toEqual([]);
   });
 
   it('names every operation with the catalogue\'s operationId and tags it with its area', () => {
-    const byKey = new Map(SPEC_OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, operation]));
+    const byKey = new Map(SERVED_OPERATIONS.map((operation) => [`${operation.method} ${operation.path}`, operation]));
     for (const [method, path, operation] of operationsOf(doc)) {
       const expected = byKey.get(`${method} ${path}`);
       expect(operation.operationId, `${method} ${path}`).toBe(expected?.operationId);
-      expect(operation.tags, `${method} ${path}`).toEqual([expected?.area]);
+      expect(operation.tags, `${method} ${path}`).toEqual([expected?.tag]);
     }
   });
 
-  it('describes every tag it uses, in the order of the spec\'s areas', () => {
-    expect((doc.tags ?? []).map((tag) => tag.name)).toEqual([...SPEC_AREAS]);
+  it('describes every tag it uses, in the order of the spec\'s areas, then the document\'s', () => {
+    expect((doc.tags ?? []).map((tag) => tag.name)).toEqual([...SPEC_AREAS, 'OpenAPI']);
     for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w{3,}/);
   });
 });

@@ -117,3 +117,17 @@ export const SPEC_OPERATIONS: readonly SpecOperation[] = [
   op('checkHealth', 'Health', 'GET', '/healthz', 'Health check'),
   op('checkReadiness', 'Health', 'GET', '/readyz', 'Readiness check'),
 ];
+
+/** An operation of the served document: the spec's, tagged with their area, and the document itself. */
+export interface ServedOperation {
+  operationId: string;
+  tag: string;
+  method: SpecOperation['method'];
+  path: string;
+}
+
+/** GET /openapi.json is not in the spec's tables; DESIGN D3 serves it without a key. */
+export const SERVED_OPERATIONS: readonly ServedOperation[] = [
+  ...SPEC_OPERATIONS.map(({ operationId, area, method, path }) => ({ operationId, tag: area, method, path })),
+  { operationId: 'getOpenApiDocument', tag: 'OpenAPI', method: 'GET', path: '/openapi.json' },
+];

@@ -7,7 +7,7 @@ import { createApp, createClient, createRuntime, ServiceError, unwrap, verifySig
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../services/seed.js';
 import { ACME_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../test-support/receiver.js';
-import { SPEC_OPERATIONS } from '../../test/spec-operations.js';
+import { SERVED_OPERATIONS } from '../../test/spec-operations.js';
 
 let svc: TestEmulator;
 let rt: Runtime;
@@ -89,7 +89,7 @@ describe('the client\'s method names', () => {
   it('has one method per operation, named by its operationId in the OpenAPI document, and no other', () => {
     const client = clients['in-process']!;
     const functions = Object.entries(client).filter(([name, value]) => typeof value === 'function' && name !== 'request').map(([name]) => name);
-    expect(functions.sort()).toEqual(SPEC_OPERATIONS.map((operation) => operation.operationId).sort());
+    expect(functions.sort()).toEqual(SERVED_OPERATIONS.map((operation) => operation.operationId).sort());
   });
 
   it('sends each operation to its method and path', async () => {
@@ -99,6 +99,7 @@ describe('the client\'s method names', () => {
     expect(await sent(client.expireGuest('gst_x'))).toMatchObject({ method: 'DELETE', path: '/guests/gst_x' });
     expect(await sent(client.getKeyShares('st_x', 'wal_x'))).toMatchObject({ method: 'GET', path: '/mpc/shares/wal_x' });
     expect(await sent(client.verifyCustomDomain())).toMatchObject({ method: 'POST', path: '/custom-domains/verify' });
+    expect(unwrap(await client.getOpenApiDocument({ apiKey: null })).openapi).toBe('3.1.0');
     expect(client.apps.list).toBe(client.listApps);
   });
 });

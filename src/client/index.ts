@@ -16,6 +16,7 @@ import type { ClockState } from '../schemas/control.js';
 import type { CustomDomain, DeletedDomain } from '../schemas/custom-domains.js';
 import type { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../schemas/guests.js';
 import type { Health, Ready } from '../schemas/health.js';
+import type { OpenApiDocument } from '../schemas/openapi.js';
 import type { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../schemas/mfa.js';
 import type { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import type { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
@@ -152,6 +153,7 @@ export function createClient(options: ClientOptions) {
 
     checkHealth: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
     checkReadiness: (extra?: CallOptions) => call<Envelope<Out<typeof Ready>>>('GET', '/readyz', extra),
+    getOpenApiDocument: (extra?: CallOptions) => call<Out<typeof OpenApiDocument>>('GET', '/openapi.json', extra),
   };
   const o = operations;
 

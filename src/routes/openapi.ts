@@ -4,9 +4,11 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
+import { jsonResponse } from '../schemas/common.js';
+import { OpenApiDocument } from '../schemas/openapi.js';
 import { withSharedResponses } from './openapi-responses.js';
 
-/** One tag per area of the spec (part 1), in the spec's order; every operation carries one. */
+/** One tag per area of the spec (part 1), in the spec's order, and one for this document; every operation carries one. */
 export const API_TAGS = [
   { name: 'Apps', description: 'Applications of the tenant: create, list (paginated), read, update and delete.' },
   { name: 'Users', description: 'Users of the tenant, each with a Canton party; the signed-in user\'s wallet under /users/me/wallet.' },
@@ -23,6 +25,7 @@ export const API_TAGS = [
   { name: 'Analytics', description: 'Usage statistics of the tenant over 7, 30 or 90 days.' },
   { name: 'Billing', description: 'Checkout and billing portal sessions at the payment provider, and this month\'s usage.' },
   { name: 'Health', description: 'Liveness and readiness probes; they need no API key.' },
+  { name: 'OpenAPI', description: 'This document; it needs no API key.' },
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]['name'];
@@ -32,19 +35,34 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
+  // Described with registerPath, served with get(): an openapi() route would type the answer,
+  // and the generator's OpenAPIObject is not a JSON type.
+  v1.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tags: ['OpenAPI' satisfies ApiTag],
+    summary: 'Get this OpenAPI document',
+    security: [],
+    responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
+  });
   // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
   v1.get('/openapi.json', (c) =>
     c.json(
-      withSharedResponses(v1.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'Wallet and Identity Service API',
-          version,
-          description: 'Served by svc, the local emulator. Every path is relative to the base URL ending in /v1.',
-        },
-        servers: [{ url: '/v1' }],
-        tags: API_TAGS.map((tag) => ({ ...tag })),
-      })),
+      withSharedResponses(
+        v1.getOpenAPI31Document({
+          openapi: '3.1.0',
+          info: {
+            title: 'Wallet and Identity Service API',
+            version,
+            description: 'Served by svc, the local emulator. Every path is relative to the base URL ending in /v1.',
+            license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+          },
+          servers: [{ url: '/v1' }],
+          tags: API_TAGS.map((tag) => ({ ...tag })),
+        }),
+      ),
+      200,
     ),
   );
 }
