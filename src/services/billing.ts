@@ -13,6 +13,9 @@ import { emitEvent } from './events.js';
 import { getTenant, PLAN_LIMITS } from './tenants.js';
 import { usageMeter, utcDate } from './usage.js';
 
+/** The plans a tenant can be on, for the provider's pages to offer. */
+export { PLANS, type Plan } from '../store/records.js';
+
 /** Monthly list prices, in cents of USD. */
 export const PLAN_PRICES: Record<Plan, number> = { free: 0, pro: 4_900, enterprise: 49_900 };
 /** How long a checkout stays payable (emulator time), as at real providers. */
@@ -62,6 +65,24 @@ export async function createPortal(rt: Runtime, tenantId: string, returnUrl: str
     createdAt: new Date(now).toISOString(),
   };
   return rt.store.write(() => rt.store.insert('portalSessions', record));
+}
+
+/** A checkout as the provider's page shows it: with its tenant's name (null once the tenant is gone). */
+export type ProviderCheckout = CheckoutSessionRecord & { tenantName: string | null };
+
+/** A billing portal session as the provider's page shows it: with its tenant's name (null once the tenant is gone). */
+export type ProviderPortal = PortalSessionRecord & { tenantName: string | null };
+
+/** A checkout by id, or undefined. */
+export function findCheckout(rt: Runtime, id: string): ProviderCheckout | undefined {
+  const checkout = rt.store.get('checkoutSessions', id);
+  return checkout && { ...checkout, tenantName: rt.store.get('tenants', checkout.tenantId)?.name ?? null };
+}
+
+/** A billing portal session by id, or undefined. */
+export function findPortal(rt: Runtime, id: string): ProviderPortal | undefined {
+  const portal = rt.store.get('portalSessions', id);
+  return portal && { ...portal, tenantName: rt.store.get('tenants', portal.tenantId)?.name ?? null };
 }
 
 /** Why a checkout cannot be paid or canceled now, or null when it can. */
