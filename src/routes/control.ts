@@ -12,6 +12,7 @@ import type { Runtime } from '../runtime.js';
 import { AdvanceClockBody, EventsQuery, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
 import { advanceClock, clockView, scheduledCount, setClock } from '../services/clock.js';
 import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
+import { storeInfo } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
 import { issueDetails } from './router.js';
 
@@ -35,8 +36,7 @@ export function controlRoutes(rt: Runtime) {
     c.json({
       data: {
         status: 'ok',
-        store: rt.store.dataDir === null ? 'memory' : 'file',
-        dataDir: rt.store.dataDir,
+        ...storeInfo(rt),
         clock: clockView(rt),
         scheduledDeliveries: scheduledCount(rt),
       },

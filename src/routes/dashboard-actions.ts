@@ -10,10 +10,10 @@ import { formBody } from '../middleware/body.js';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
 import { AdvanceClockBody, FaultBody, SetClockBody, TriggerBody } from '../schemas/control.js';
+import type { DeliveryView } from '../schemas/webhooks.js';
 import { advanceClock, setClock } from '../services/clock.js';
 import { resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
 import { faultInjector } from '../services/faults.js';
-import type { DeliveryRecord } from '../store/records.js';
 import { attemptOutcome } from '../ui/components.js';
 import { UI_BASE, type Flash } from '../ui/layout.js';
 
@@ -57,7 +57,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-function retryMessage(delivery: DeliveryRecord): string {
+function retryMessage(delivery: DeliveryView): string {
   const last = delivery.attempts.at(-1);
   const outcome = last ? attemptOutcome(last) : 'no attempt';
   return delivery.status === 'succeeded'

@@ -13,8 +13,10 @@ import { MAX_BODY_BYTES } from '../middleware/body.js';
 import { controlPlaneGuard } from '../middleware/admin.js';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
+import { TrustLevel } from '../schemas/users.js';
+import { DeliveryStatus } from '../schemas/webhooks.js';
 import { clockView } from '../services/clock.js';
-import { TRUST_LEVELS, type DeliveryStatus, type TrustLevel } from '../store/records.js';
+import { findDelivery, findTenant, findWebhook } from '../services/dashboard.js';
 import { ControlPage } from '../ui/control.js';
 import { DlqPage } from '../ui/dlq.js';
 import { EventsPage } from '../ui/events.js';
@@ -23,8 +25,6 @@ import { OverviewPage } from '../ui/overview.js';
 import { TenantPage, UsersPage } from '../ui/tenant.js';
 import { DeliveryPage, WebhookPage, WebhooksPage } from '../ui/webhooks.js';
 import { dashboardActions } from './dashboard-actions.js';
-
-const DELIVERY_STATUSES: readonly DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'dead'];
 
 /**
  * Refuses actions that another site makes a browser send (CSRF): a browser says where a form
@@ -101,30 +101,30 @@ export function dashboardRoutes(rt: Runtime) {
   app.get('/', (c) => c.html(<OverviewPage rt={rt} frame={frame(c)} />));
 
   app.get('/tenants/:id', (c) => {
-    const tenant = rt.store.get('tenants', c.req.param('id'));
+    const tenant = findTenant(rt, c.req.param('id'));
     if (!tenant) throw notFound('tenant', c.req.param('id'));
     return c.html(<TenantPage rt={rt} frame={frame(c)} tenant={tenant} />);
   });
 
   app.get('/tenants/:id/users', (c) => {
-    const tenant = rt.store.get('tenants', c.req.param('id'));
+    const tenant = findTenant(rt, c.req.param('id'));
     if (!tenant) throw notFound('tenant', c.req.param('id'));
-    const query = { search: param(c, 'search'), trustLevel: oneOf<TrustLevel>(TRUST_LEVELS, param(c, 'trust_level')), page: pageNumber(param(c, 'page')) };
+    const query = { search: param(c, 'search'), trustLevel: oneOf(TrustLevel.options, param(c, 'trust_level')), page: pageNumber(param(c, 'page')) };
     return c.html(<UsersPage rt={rt} frame={frame(c)} tenant={tenant} query={query} />);
   });
 
   app.get('/webhooks', (c) => c.html(<WebhooksPage rt={rt} frame={frame(c)} />));
 
   app.get('/webhooks/:id', (c) => {
-    const webhook = rt.store.get('webhooks', c.req.param('id'));
+    const webhook = findWebhook(rt, c.req.param('id'));
     if (!webhook) throw notFound('webhook', c.req.param('id'));
-    return c.html(<WebhookPage rt={rt} frame={frame(c)} webhook={webhook} status={oneOf(DELIVERY_STATUSES, param(c, 'status'))} />);
+    return c.html(<WebhookPage rt={rt} frame={frame(c)} webhook={webhook} status={oneOf(DeliveryStatus.options, param(c, 'status'))} />);
   });
 
   app.get('/deliveries/:id', (c) => {
-    const delivery = rt.store.get('deliveries', c.req.param('id'));
+    const delivery = findDelivery(rt, c.req.param('id'));
     if (!delivery) throw notFound('delivery', c.req.param('id'));
-    return c.html(<DeliveryPage rt={rt} frame={frame(c)} delivery={delivery} />);
+    return c.html(<DeliveryPage frame={frame(c)} delivery={delivery} />);
   });
 
   app.get('/dlq', (c) => c.html(<DlqPage rt={rt} frame={frame(c)} />));

@@ -1,5 +1,6 @@
 /** The control plane in the dashboard (DESIGN D10, D11): the clock, trigger, faults, seed and reset. */
 import type { Runtime } from '../runtime.js';
+import { tenantNames } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
 import { EVENT_TYPES } from '../webhooks/event-types.js';
 import { Badge, Card, Empty, PostButton, Time } from './components.js';
@@ -63,7 +64,7 @@ function TriggerCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
         <label class="field">
           Tenant
           <select name="tenantId">
-            {[...rt.store.all('tenants')].map((tenant) => (
+            {tenantNames(rt).map((tenant) => (
               <option value={tenant.id}>{tenant.name}</option>
             ))}
           </select>

@@ -1,12 +1,12 @@
 /** The DLQ (spec part 3, DESIGN D9): dead deliveries across tenants, each with Retry, and Retry all. */
 import type { Runtime } from '../runtime.js';
-import { deadLetters, isOrphaned } from '../services/control.js';
+import { deadLetterEntries } from '../services/dashboard.js';
 import { attemptOutcome, Badge, Card, Empty, PostButton, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
 export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
-  const dead = deadLetters(rt);
-  const retryable = dead.filter((delivery) => !isOrphaned(delivery)).length;
+  const dead = deadLetterEntries(rt);
+  const retryable = dead.filter((delivery) => !delivery.webhookDeleted).length;
   return (
     <Layout title="DLQ" active="dlq" {...frame}>
       <h1>Dead letter queue</h1>
@@ -23,7 +23,6 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
         ) : (
           <Table columns={['Delivery', 'Tenant', 'Webhook', 'Event', { label: 'Attempts', num: true }, 'Last failure', 'Dead since', '']}>
             {dead.map((delivery) => {
-              const webhook = rt.store.get('webhooks', delivery.webhookId);
               const last = delivery.attempts.at(-1);
               return (
                 <tr data-delivery={delivery.id}>
@@ -33,12 +32,12 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                     </a>
                   </td>
                   <td class="nowrap">
-                    <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{rt.store.get('tenants', delivery.tenantId)?.name ?? delivery.tenantId}</a>
+                    <a href={`${UI_BASE}/tenants/${delivery.tenantId}`}>{delivery.tenantName}</a>
                   </td>
                   <td>
-                    {webhook ? (
-                      <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={webhook.url}>
-                        {webhook.url}
+                    {delivery.webhookUrl !== null ? (
+                      <a class="mono truncate" href={`${UI_BASE}/webhooks/${delivery.webhookId}`} title={delivery.webhookUrl}>
+                        {delivery.webhookUrl}
                       </a>
                     ) : (
                       <span class="muted" data-orphaned>
@@ -55,7 +54,7 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                     <Time iso={delivery.updatedAt} />
                   </td>
                   <td class="num">
-                    {isOrphaned(delivery) ? <span class="muted">webhook deleted</span> : <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />}
+                    {delivery.webhookDeleted ? <span class="muted">webhook deleted</span> : <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />}
                   </td>
                 </tr>
               );

@@ -1,9 +1,6 @@
 /** The event log (DESIGN D8, D11): every event recorded, newest first, by type and tenant. */
 import type { Runtime } from '../runtime.js';
-import { eventLog } from '../services/control.js';
-import { eventPayload } from '../webhooks/payload.js';
-import type { EventRecord } from '../store/records.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { eventLogPage, eventTypes, tenantNames, type EventEntry } from '../services/dashboard.js';
 import { Badge, Card, Empty, Json, Pager, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 
@@ -16,26 +13,24 @@ export interface EventsQuery {
 }
 
 /** Rows of events with their tenant and the deliveries each one planned. */
-export function EventRows({ rt, events }: { rt: Runtime; events: EventRecord[] }) {
-  const deliveriesByEvent = new Map<string, number>();
-  for (const delivery of rt.store.all('deliveries')) deliveriesByEvent.set(delivery.eventId, (deliveriesByEvent.get(delivery.eventId) ?? 0) + 1);
+export function EventRows({ events }: { events: EventEntry[] }) {
   return (
     <Table columns={['Time', 'Type', 'Tenant', 'Event id', { label: 'Deliveries', num: true }, 'Data']}>
       {events.map((event) => (
         <tr>
           <td>
-            <Time iso={event.created_at} />
+            <Time iso={event.createdAt} />
           </td>
           <td>
             <Badge value={event.type} tone="info" />
           </td>
           <td class="nowrap">
-            <a href={`${UI_BASE}/tenants/${event.tenantId}`}>{rt.store.get('tenants', event.tenantId)?.name ?? event.tenantId}</a>
+            <a href={`${UI_BASE}/tenants/${event.tenantId}`}>{event.tenantName}</a>
           </td>
           <td class="mono">{event.id}</td>
-          <td class="num">{deliveriesByEvent.get(event.id) ?? 0}</td>
+          <td class="num">{event.deliveries}</td>
           <td>
-            <Json value={eventPayload(event)} summary="payload" />
+            <Json value={event.payload} summary="payload" />
           </td>
         </tr>
       ))}
@@ -44,19 +39,16 @@ export function EventRows({ rt, events }: { rt: Runtime; events: EventRecord[] }
 }
 
 export function EventsPage({ rt, frame, query }: { rt: Runtime; frame: PageFrame; query: EventsQuery }) {
-  const all = eventLog(rt, { type: query.type, tenant: query.tenant });
-  const page = all.slice((query.page - 1) * EVENTS_PAGE_SIZE, query.page * EVENTS_PAGE_SIZE);
-  const seenTypes = new Set<string>(EVENT_TYPES);
-  for (const event of rt.store.all('events')) seenTypes.add(event.type);
+  const { total, entries } = eventLogPage(rt, { type: query.type, tenant: query.tenant }, { offset: (query.page - 1) * EVENTS_PAGE_SIZE, limit: EVENTS_PAGE_SIZE });
   return (
     <Layout title="Events" active="events" {...frame}>
       <h1>Event log</h1>
       <p class="subtitle">Every event the emulator recorded, newest first, with the payload its webhooks were sent.</p>
-      <Card title={`${all.length} event${all.length === 1 ? '' : 's'}`}>
+      <Card title={`${total} event${total === 1 ? '' : 's'}`}>
         <form class="toolbar" method="get" action={`${UI_BASE}/events`}>
           <select name="type" aria-label="Event type">
             <option value="">All types</option>
-            {[...seenTypes].sort().map((type) => (
+            {eventTypes(rt).map((type) => (
               <option value={type} selected={type === query.type}>
                 {type}
               </option>
@@ -64,7 +56,7 @@ export function EventsPage({ rt, frame, query }: { rt: Runtime; frame: PageFrame
           </select>
           <select name="tenant" aria-label="Tenant">
             <option value="">All tenants</option>
-            {[...rt.store.all('tenants')].map((tenant) => (
+            {tenantNames(rt).map((tenant) => (
               <option value={tenant.id} selected={tenant.id === query.tenant}>
                 {tenant.name}
               </option>
@@ -79,9 +71,9 @@ export function EventsPage({ rt, frame, query }: { rt: Runtime; frame: PageFrame
             </a>
           )}
         </form>
-        {page.length === 0 ? <Empty>No events match.</Empty> : <EventRows rt={rt} events={page} />}
-        {all.length > EVENTS_PAGE_SIZE && (
-          <Pager path={`${UI_BASE}/events`} query={{ type: query.type, tenant: query.tenant }} page={query.page} pageSize={EVENTS_PAGE_SIZE} total={all.length} />
+        {entries.length === 0 ? <Empty>No events match.</Empty> : <EventRows events={entries} />}
+        {total > EVENTS_PAGE_SIZE && (
+          <Pager path={`${UI_BASE}/events`} query={{ type: query.type, tenant: query.tenant }} page={query.page} pageSize={EVENTS_PAGE_SIZE} total={total} />
         )}
       </Card>
     </Layout>

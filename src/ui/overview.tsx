@@ -1,6 +1,6 @@
 /** The dashboard's front page: counts, the tenants, the latest events. */
 import type { Runtime } from '../runtime.js';
-import { deadLetters, eventLog } from '../services/control.js';
+import { eventLogPage, storeTotals, tenantSummaries } from '../services/dashboard.js';
 import { Badge, Card, Empty, Table, Time } from './components.js';
 import { EventRows } from './events.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
@@ -15,22 +15,20 @@ function Stat({ label, value, href, alert }: { label: string; value: number; hre
 }
 
 export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
-  const tenants = [...rt.store.all('tenants')];
-  const deliveries = [...rt.store.all('deliveries')];
-  const waiting = deliveries.filter((delivery) => delivery.status === 'pending' || delivery.status === 'failed').length;
-  const dead = deadLetters(rt).length;
-  const events = eventLog(rt);
+  const tenants = tenantSummaries(rt);
+  const totals = storeTotals(rt);
+  const latest = eventLogPage(rt, {}, { offset: 0, limit: 8 }).entries;
   return (
     <Layout title="Overview" active="overview" {...frame}>
       <h1>Overview</h1>
       <p class="subtitle">Everything this emulator holds, across tenants. The clock above drives retries, TTLs and expiry.</p>
       <div class="stats">
-        <Stat label="Tenants" value={tenants.length} href={`${UI_BASE}#tenants`} />
-        <Stat label="Users" value={rt.store.count('users')} href={`${UI_BASE}#tenants`} />
-        <Stat label="Webhooks" value={rt.store.count('webhooks')} href={`${UI_BASE}/webhooks`} />
-        <Stat label="Deliveries waiting" value={waiting} href={`${UI_BASE}/webhooks`} />
-        <Stat label="Dead letters" value={dead} href={`${UI_BASE}/dlq`} alert={dead > 0} />
-        <Stat label="Events" value={events.length} href={`${UI_BASE}/events`} />
+        <Stat label="Tenants" value={totals.tenants} href={`${UI_BASE}#tenants`} />
+        <Stat label="Users" value={totals.users} href={`${UI_BASE}#tenants`} />
+        <Stat label="Webhooks" value={totals.webhooks} href={`${UI_BASE}/webhooks`} />
+        <Stat label="Deliveries waiting" value={totals.deliveriesWaiting} href={`${UI_BASE}/webhooks`} />
+        <Stat label="Dead letters" value={totals.deadLetters} href={`${UI_BASE}/dlq`} alert={totals.deadLetters > 0} />
+        <Stat label="Events" value={totals.events} href={`${UI_BASE}/events`} />
       </div>
       <Card title="Tenants" id="tenants">
         {tenants.length === 0 ? (
@@ -48,12 +46,12 @@ export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                 <td>
                   <Badge value={tenant.plan} tone="accent" />
                 </td>
-                <td class="num">{rt.store.ofTenant('apiKeys', tenant.id).filter((key) => key.revokedAt === null).length}</td>
-                <td class="num">{rt.store.count('apps', tenant.id)}</td>
+                <td class="num">{tenant.activeApiKeys}</td>
+                <td class="num">{tenant.apps}</td>
                 <td class="num">
-                  <a href={`${UI_BASE}/tenants/${tenant.id}/users`}>{rt.store.count('users', tenant.id)}</a>
+                  <a href={`${UI_BASE}/tenants/${tenant.id}/users`}>{tenant.users}</a>
                 </td>
-                <td class="num">{rt.store.count('webhooks', tenant.id)}</td>
+                <td class="num">{tenant.webhooks}</td>
                 <td>
                   <Time iso={tenant.createdAt} />
                 </td>
@@ -63,7 +61,7 @@ export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
         )}
       </Card>
       <Card title="Latest events" actions={<a class="btn small" href={`${UI_BASE}/events`}>All events →</a>}>
-        {events.length === 0 ? <Empty>No events yet. Create a user, or trigger one on the Control page.</Empty> : <EventRows rt={rt} events={events.slice(0, 8)} />}
+        {latest.length === 0 ? <Empty>No events yet. Create a user, or trigger one on the Control page.</Empty> : <EventRows events={latest} />}
       </Card>
     </Layout>
   );

@@ -11,10 +11,10 @@ import { ApiError } from '../errors.js';
 import { formBody } from '../middleware/body.js';
 import type { Runtime } from '../runtime.js';
 import {
-  billingUsage, cancelCheckout, checkoutProblem, completeCheckout, PLAN_PRICES, PROVIDER_PATH, portalProblem, switchPlanInPortal,
+  billingUsage, cancelCheckout, checkoutProblem, completeCheckout, findCheckout, findPortal, PLAN_PRICES, PLANS, PROVIDER_PATH, portalProblem,
+  switchPlanInPortal, type Plan,
 } from '../services/billing.js';
 import { PLAN_LIMITS } from '../services/tenants.js';
-import { PLANS, type Plan } from '../store/records.js';
 import { Table, Time } from './components.js';
 import { Layout } from './layout.js';
 
@@ -75,15 +75,14 @@ export function providerPages(rt: Runtime): Hono {
   });
 
   pages.get('/checkout/:id', (c) => {
-    const checkout = rt.store.get('checkoutSessions', c.req.param('id'));
+    const checkout = findCheckout(rt, c.req.param('id'));
     if (!checkout) return c.html(<Message title="Not found" text="There is no such checkout." />, 404);
-    const tenant = rt.store.get('tenants', checkout.tenantId);
     const problem = checkoutProblem(rt, checkout);
     if (problem !== null) return c.html(<Message title="Checkout closed" text={problem} link={checkout.cancelUrl} />, 410);
     const base = `${PROVIDER_PATH}/checkout/${checkout.id}`;
     return c.html(
       <Page title="Checkout">
-        <h1>Subscribe {tenant?.name ?? 'your tenant'} to the {checkout.plan} plan</h1>
+        <h1>Subscribe {checkout.tenantName ?? 'your tenant'} to the {checkout.plan} plan</h1>
         <p class="subtitle">Pay to switch the plan now; cancel to go back without a change.</p>
         <section class="card">
           <p class="price" data-testid="price">{money(PLAN_PRICES[checkout.plan])} <span class="muted">per month</span></p>
@@ -107,15 +106,14 @@ export function providerPages(rt: Runtime): Hono {
   pages.post('/checkout/:id/cancel', async (c) => c.redirect(await cancelCheckout(rt, c.req.param('id')), 303));
 
   pages.get('/portal/:id', (c) => {
-    const portal = rt.store.get('portalSessions', c.req.param('id'));
+    const portal = findPortal(rt, c.req.param('id'));
     if (!portal) return c.html(<Message title="Not found" text="There is no such billing portal session." />, 404);
     const problem = portalProblem(rt, portal);
     if (problem !== null) return c.html(<Message title="Link expired" text={problem} link={portal.returnUrl} />, 410);
     const usage = billingUsage(rt, portal.tenantId);
-    const tenant = rt.store.get('tenants', portal.tenantId);
     return c.html(
       <Page title="Billing portal">
-        <h1>{tenant?.name ?? 'Your'} subscription</h1>
+        <h1>{portal.tenantName ?? 'Your'} subscription</h1>
         <p class="subtitle">Usage this month against the plan's limits; switch plans or go back.</p>
         <section class="card">
           <p class="price" data-testid="plan">{usage.plan} · {money(usage.price.amount)} <span class="muted">per month</span></p>

@@ -2,16 +2,18 @@
 import type { Runtime } from '../runtime.js';
 import { listApiKeys } from '../services/api-keys.js';
 import { listApps } from '../services/apps.js';
+import { userCount } from '../services/dashboard.js';
 import { listUsers } from '../services/users.js';
 import { listWebhooks } from '../services/webhooks.js';
-import { TRUST_LEVELS, type TenantRecord, type TrustLevel } from '../store/records.js';
+import type { TenantView } from '../schemas/tenant.js';
+import { TrustLevel, type UserView } from '../schemas/users.js';
 import { Badge, Card, Crumbs, Empty, MaskedKey, Pager, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
 import { WebhookRows } from './webhooks.js';
 
 export const USERS_PAGE_SIZE = 25;
 
-export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFrame; tenant: TenantRecord }) {
+export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFrame; tenant: TenantView }) {
   const keys = listApiKeys(rt, tenant.id);
   const apps = listApps(rt, tenant.id, { page: 1, page_size: 100 });
   const webhooks = listWebhooks(rt, tenant.id);
@@ -21,7 +23,7 @@ export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFram
       <Crumbs items={[{ href: UI_BASE, label: 'Overview' }, { label: 'Tenants' }]} />
       <h1>{tenant.name}</h1>
       <p class="subtitle">
-        <code>{tenant.id}</code> · plan <Badge value={tenant.plan} tone="accent" /> · <a href={`${base}/users`}>{rt.store.count('users', tenant.id)} users</a> ·{' '}
+        <code>{tenant.id}</code> · plan <Badge value={tenant.plan} tone="accent" /> · <a href={`${base}/users`}>{userCount(rt, tenant.id)} users</a> ·{' '}
         <a href={`${UI_BASE}/events?tenant=${tenant.id}`}>events</a>
       </p>
       <div class="grid2">
@@ -98,7 +100,7 @@ export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFram
         )}
       </Card>
       <Card title={`Webhooks (${webhooks.length})`}>
-        {webhooks.length === 0 ? <Empty>No webhooks. Register one with POST /v1/webhooks.</Empty> : <WebhookRows rt={rt} webhooks={webhooks} />}
+        {webhooks.length === 0 ? <Empty>No webhooks. Register one with POST /v1/webhooks.</Empty> : <WebhookRows rt={rt} tenantId={tenant.id} webhooks={webhooks} />}
       </Card>
     </Layout>
   );
@@ -106,11 +108,11 @@ export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFram
 
 export interface UsersQuery {
   search?: string | undefined;
-  trustLevel?: TrustLevel | undefined;
+  trustLevel?: UserView['trustLevel'] | undefined;
   page: number;
 }
 
-export function UsersPage({ rt, frame, tenant, query }: { rt: Runtime; frame: PageFrame; tenant: TenantRecord; query: UsersQuery }) {
+export function UsersPage({ rt, frame, tenant, query }: { rt: Runtime; frame: PageFrame; tenant: TenantView; query: UsersQuery }) {
   const page = listUsers(rt, tenant.id, { page: query.page, page_size: USERS_PAGE_SIZE, search: query.search, trust_level: query.trustLevel });
   const path = `${UI_BASE}/tenants/${tenant.id}/users`;
   return (
@@ -123,7 +125,7 @@ export function UsersPage({ rt, frame, tenant, query }: { rt: Runtime; frame: Pa
           <input type="search" name="search" value={query.search ?? ''} placeholder="Search email or name" aria-label="Search" />
           <select name="trust_level" aria-label="Trust level">
             <option value="">Any trust level</option>
-            {TRUST_LEVELS.map((level) => (
+            {TrustLevel.options.map((level) => (
               <option value={level} selected={level === query.trustLevel}>
                 {level}
               </option>

@@ -1,28 +1,22 @@
 /** Webhooks, their deliveries and each attempt (DESIGN D8, D9): time, status, error, duration. */
 import type { Runtime } from '../runtime.js';
 import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
-import { eventPayload } from '../webhooks/payload.js';
-import { deliveryView, listDeliveries, webhookView } from '../services/webhooks.js';
-import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
+import { deliveryCounts, tenantName, webhooksByTenant, type DeliveryDetail, type TenantWebhookView } from '../services/dashboard.js';
+import { listDeliveries } from '../services/webhooks.js';
 import { attemptOutcome, Badge, Card, Crumbs, Empty, Json, PostButton, Table, Time } from './components.js';
 import { Layout, UI_BASE, type PageFrame } from './layout.js';
+
+type DeliveryStatus = DeliveryView['status'];
 
 const STATUSES: DeliveryStatus[] = ['pending', 'failed', 'succeeded', 'dead'];
 
 const TONE: Record<DeliveryStatus, string> = { succeeded: 'ok', failed: 'warn', dead: 'bad', pending: 'info' };
 
-function deliveryCounts(rt: Runtime, tenantId: string, webhookId: string): Record<DeliveryStatus, number> {
-  const counts: Record<DeliveryStatus, number> = { pending: 0, failed: 0, succeeded: 0, dead: 0 };
-  for (const delivery of rt.store.ofTenant('deliveries', tenantId)) if (delivery.webhookId === webhookId) counts[delivery.status] += 1;
-  return counts;
-}
-
-/** Rows of webhooks with their delivery counts by status. */
-export function WebhookRows({ rt, webhooks }: { rt: Runtime; webhooks: Array<WebhookView & { tenantId?: string }> }) {
+/** Rows of one tenant's webhooks with their delivery counts by status. */
+export function WebhookRows({ rt, tenantId, webhooks }: { rt: Runtime; tenantId: string; webhooks: WebhookView[] }) {
   return (
     <Table columns={['URL', 'Events', 'State', 'Deliveries', 'Created']}>
       {webhooks.map((webhook) => {
-        const tenantId = webhook.tenantId ?? rt.store.get('webhooks', webhook.id)?.tenantId ?? '';
         const counts = deliveryCounts(rt, tenantId, webhook.id);
         return (
           <tr>
@@ -57,19 +51,15 @@ export function WebhookRows({ rt, webhooks }: { rt: Runtime; webhooks: Array<Web
 }
 
 export function WebhooksPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
-  const tenants = [...rt.store.all('tenants')];
   return (
     <Layout title="Webhooks" active="webhooks" {...frame}>
       <h1>Webhooks</h1>
       <p class="subtitle">Every registered endpoint by tenant, with its deliveries. Open one to see each attempt.</p>
-      {tenants.map((tenant) => {
-        const webhooks = rt.store.ofTenant('webhooks', tenant.id).map((webhook) => ({ ...webhookView(webhook), tenantId: tenant.id }));
-        return (
-          <Card title={<a href={`${UI_BASE}/tenants/${tenant.id}`}>{tenant.name}</a>}>
-            {webhooks.length === 0 ? <Empty>No webhooks.</Empty> : <WebhookRows rt={rt} webhooks={webhooks} />}
-          </Card>
-        );
-      })}
+      {webhooksByTenant(rt).map(({ tenant, webhooks }) => (
+        <Card title={<a href={`${UI_BASE}/tenants/${tenant.id}`}>{tenant.name}</a>}>
+          {webhooks.length === 0 ? <Empty>No webhooks.</Empty> : <WebhookRows rt={rt} tenantId={tenant.id} webhooks={webhooks} />}
+        </Card>
+      ))}
     </Layout>
   );
 }
@@ -118,14 +108,13 @@ export function DeliveryRows({ deliveries, back }: { deliveries: DeliveryView[];
   );
 }
 
-export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: WebhookRecord; status?: DeliveryStatus | undefined }) {
+export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: TenantWebhookView; status?: DeliveryStatus | undefined }) {
   const { rt, frame, webhook, status } = props;
-  const tenant = rt.store.get('tenants', webhook.tenantId);
   const deliveries = listDeliveries(rt, webhook.tenantId, webhook.id, status);
   const path = `${UI_BASE}/webhooks/${webhook.id}`;
   return (
     <Layout title="Webhook" active="webhooks" {...frame}>
-      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/tenants/${webhook.tenantId}`, label: tenant?.name ?? webhook.tenantId }, { label: webhook.id }]} />
+      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/tenants/${webhook.tenantId}`, label: tenantName(rt, webhook.tenantId) }, { label: webhook.id }]} />
       <h1 class="mono" style="font-size:18px">{webhook.url}</h1>
       <p class="subtitle">
         <Badge value={webhook.enabled ? 'enabled' : 'disabled'} /> · subscribed to <code>{webhook.events.join(', ')}</code>
@@ -148,16 +137,14 @@ export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: Web
   );
 }
 
-export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: PageFrame; delivery: DeliveryRecord }) {
-  const webhook = rt.store.get('webhooks', delivery.webhookId);
-  const event = rt.store.get('events', delivery.eventId);
-  const view = deliveryView(delivery);
+export function DeliveryPage({ frame, delivery }: { frame: PageFrame; delivery: DeliveryDetail }) {
+  const { webhookUrl, payload } = delivery;
   return (
     <Layout title="Delivery" active="webhooks" {...frame}>
       <Crumbs
         items={[
           { href: `${UI_BASE}/webhooks`, label: 'Webhooks' },
-          webhook ? { href: `${UI_BASE}/webhooks/${delivery.webhookId}`, label: webhook.url } : { label: `${delivery.webhookId} (deleted)` },
+          webhookUrl !== null ? { href: `${UI_BASE}/webhooks/${delivery.webhookId}`, label: webhookUrl } : { label: `${delivery.webhookId} (deleted)` },
           { label: delivery.id },
         ]}
       />
@@ -165,17 +152,17 @@ export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: Page
         Delivery <span class="mono">{delivery.id}</span> <Badge value={delivery.status} />
       </h1>
       <p class="subtitle">
-        {view.eventType} · event <code>{delivery.eventId}</code>
+        {delivery.eventType} · event <code>{delivery.eventId}</code>
       </p>
       <div class="grid2 wide-right">
-        <Card title="Delivery" actions={delivery.status === 'dead' && webhook ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
+        <Card title="Delivery" actions={delivery.status === 'dead' && webhookUrl !== null ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
           <dl class="props">
             <dt>Status</dt>
             <dd>
               <Badge value={delivery.status} />
             </dd>
             <dt>Webhook</dt>
-            <dd class="mono">{webhook?.url ?? `${delivery.webhookId} (deleted${delivery.orphanedAt ? ` at ${delivery.orphanedAt}` : ''}; this delivery is kept for its history)`}</dd>
+            <dd class="mono">{webhookUrl ?? `${delivery.webhookId} (deleted${delivery.orphanedAt ? ` at ${delivery.orphanedAt}` : ''}; this delivery is kept for its history)`}</dd>
             <dt>Attempts</dt>
             <dd>{delivery.attempts.length}</dd>
             <dt>Next attempt</dt>
@@ -192,7 +179,7 @@ export function DeliveryPage({ rt, frame, delivery }: { rt: Runtime; frame: Page
             </dd>
           </dl>
         </Card>
-        <Card title="Payload">{event ? <Json value={eventPayload(event)} summary="the signed body" open /> : <Empty>The event is gone.</Empty>}</Card>
+        <Card title="Payload">{payload !== null ? <Json value={payload} summary="the signed body" open /> : <Empty>The event is gone.</Empty>}</Card>
       </div>
       <Card title={`Attempts (${delivery.attempts.length})`}>
         {delivery.attempts.length === 0 ? (
