@@ -125,6 +125,7 @@ describe('svc conformance against the emulator', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('apps.create: apps named conf-<run>-… (deleted at the end)');
     expect(result.stdout).toContain('kept: the spec has no way to delete a user');
+    expect(result.stdout).toContain("The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to 24h, 24h and 10m for the run where they differ, and put back at the end.");
     expect((await svc.request('GET', '/apps')).body.total).toBe(before);
   });
 

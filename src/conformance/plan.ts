@@ -1,6 +1,7 @@
 /**
  * `--plan` and `--list`: what a run would check, create and remove, without sending a write.
  */
+import { RUN_SESSION_SETTINGS } from './checks/settings.js';
 import type { Selected } from './select.js';
 import type { Check } from './types.js';
 
@@ -18,11 +19,14 @@ const WRITES: Record<string, string> = {
   mfa: 'guest sessions with MFA enabled (expired at the end)',
   mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
   'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',
-  passkeys: 'WebAuthn challenges and a user registered with a passkey (kept)',
-  billing: 'checkout and portal sessions at the emulated provider (never completed; they expire)',
+  passkeys: 'WebAuthn challenges and a user registered with a passkey (kept); a tenant that allows no origin gets https://<rpId> for the run',
+  billing: 'checkout (to a plan the tenant is not on) and portal sessions at the emulated provider (never completed; they expire)',
   'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
   'rate-limits': 'an API key (revoked at the end)',
 };
+
+/** Checks with these tags sign in (guest sessions, passkeys) and hold the session across clock moves. */
+const SESSION_TAGS = ['guests', 'sessions', 'passkeys', 'mfa', 'mpc', 'wallets', 'delegated-sessions'];
 
 export function listLine(check: Check): string {
   const flags = [check.profile, ...(check.creates ? ['creates'] : ['read-only']), ...(check.slow === true ? ['slow'] : [])];
@@ -40,6 +44,10 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
     lines.push(`  ${check.id}: ${WRITES[area] ?? 'records named with the run id (removed at the end)'}${clock}`);
   }
   for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);
+  if (writers.some(({ check }) => check.profile === 'emulator' && check.tags.some((tag) => SESSION_TAGS.includes(tag)))) {
+    const { sessionTtl, guestTtl, mfaFreshness } = RUN_SESSION_SETTINGS;
+    lines.push(`The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to ${sessionTtl}, ${guestTtl} and ${mfaFreshness} for the run where they differ, and put back at the end.`);
+  }
   if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
     lines.push('The emulator clock moves ahead about three days in all (the retry schedule and the DLQ).');
   }

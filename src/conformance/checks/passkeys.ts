@@ -6,20 +6,26 @@
 import { SignIn } from '../../schemas/auth.js';
 import { envelope } from '../../schemas/common.js';
 import { PasskeyOptions } from '../../schemas/passkeys.js';
-import { Tenant } from '../../schemas/tenant.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
+import { sessionSettingsForRun, settingsForRun, tenantSettings } from './settings.js';
 
 interface Relying {
   rpId: string;
   origin: string;
 }
 
+/**
+ * The tenant's RP ID and an origin it allows. A tenant that allows none gets one, its RP ID's
+ * https origin, for the run (put back at the end): a ceremony needs an allowed origin.
+ */
 async function relyingParty(ctx: CheckContext): Promise<Relying> {
-  const { data } = expectShape(await ctx.client.tenant.get(), envelope(Tenant), 'D3: the tenant settings (webauthn)');
-  return { rpId: data.settings.webauthn.rpId, origin: data.settings.webauthn.origins[0] ?? `https://${data.settings.webauthn.rpId}` };
+  await sessionSettingsForRun(ctx);
+  await settingsForRun(ctx, 'webauthn-origin', ({ webauthn }) => (webauthn.origins.length === 0 ? { webauthn: { origins: [`https://${webauthn.rpId}`] } } : {}));
+  const { webauthn } = await tenantSettings(ctx);
+  return { rpId: webauthn.rpId, origin: webauthn.origins[0] ?? `https://${webauthn.rpId}` };
 }
 
 interface Registered extends Relying {

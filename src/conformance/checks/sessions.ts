@@ -8,6 +8,7 @@ import { ClockState } from '../../schemas/control.js';
 import { expect, expectShape } from '../expect.js';
 import { stringField } from '../shapes.js';
 import type { CheckContext } from '../types.js';
+import { sessionSettingsForRun } from './settings.js';
 import { created, removal } from './support.js';
 
 export interface Session {
@@ -16,8 +17,12 @@ export interface Session {
   token: string;
 }
 
-/** POST /guests {} (D15): a user with a session token; expired at the end. */
+/**
+ * POST /guests {} (D15): a user with a session token; expired at the end. On the emulator the
+ * session lives as long as the run's checks need it, whatever the tenant's guestTtl.
+ */
 export async function guestSession(ctx: CheckContext): Promise<Session & { result: Awaited<ReturnType<CheckContext['client']['guests']['create']>> }> {
+  await sessionSettingsForRun(ctx);
   const result = await ctx.client.guests.create();
   const data = created(result, 'part 4: create guest session (POST /guests) must succeed');
   const guestId = stringField(data, 'id', 'a guest session has an id', result);
