@@ -3,6 +3,7 @@
  * another tenant), and does its control plane answer (for `--profile auto`). Each problem
  * is a ConfigurationError, reported at once with exit 2 — never a wall of failed checks.
  */
+import { apiBaseUrl, BaseUrlError } from '../base-url.js';
 import type { Client } from '../client/index.js';
 import { TargetUnreachable } from './expect.js';
 import { clientsFor, type Target } from './runner.js';
@@ -29,7 +30,7 @@ async function checkKey(client: Client, which: string): Promise<void> {
     throw new ConfigurationError(`the target rejects ${which} (GET ${result.request.url} answered ${result.status}: ${result.text.slice(0, 200)})`);
   }
   if (result.status === 404) {
-    throw new ConfigurationError(`GET ${result.request.url} answered 404: is --url the base URL, ending in the version segment /v1?`);
+    throw new ConfigurationError(`GET ${result.request.url} answered 404: is --url the deployment's base URL (its origin, or the path ending in the version segment /v1)?`);
   }
 }
 
@@ -45,8 +46,11 @@ export async function hasControlPlane(client: Client): Promise<boolean> {
 }
 
 export async function preflight(target: Target, choice: ProfileChoice): Promise<{ profile: Profile }> {
-  if (!URL.canParse(target.baseUrl) || !/^https?:$/.test(new URL(target.baseUrl).protocol)) {
-    throw new ConfigurationError(`--url "${target.baseUrl}" is not an http(s) URL such as http://127.0.0.1:4010/v1`);
+  try {
+    apiBaseUrl(target.baseUrl);
+  } catch (error) {
+    if (error instanceof BaseUrlError) throw new ConfigurationError(`--url ${error.message}`);
+    throw error;
   }
   const { client, second } = clientsFor(target);
   await checkKey(client, '--api-key');

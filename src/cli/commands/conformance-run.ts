@@ -5,6 +5,7 @@
  * interrupted (after cleanup).
  */
 import { writeFile } from 'node:fs/promises';
+import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
 import { applyBaseline, BaselineError, loadBaseline, type Baseline } from '../../conformance/baseline.js';
 import { CATALOGUE } from '../../conformance/catalogue.js';
 import { listLine, planText } from '../../conformance/plan.js';
@@ -24,6 +25,15 @@ function withBaseline(listener: RunListener, baseline: Baseline | undefined): Ru
   return { ...listener, onCheckEnd: (result, index, total) => listener.onCheckEnd?.(applyBaseline([result], baseline, CATALOGUE)[0]!, index, total) };
 }
 
+/** `--url` as the API base: an origin gets /v1, as everywhere `--url` is taken (src/base-url.ts). */
+function baseUrlOf(url: string): string {
+  try {
+    return apiBaseUrl(url);
+  } catch (error) {
+    throw error instanceof BaseUrlError ? new CliError(`--url ${error.message}`, 2) : error;
+  }
+}
+
 function validateReporters(reporters: ReporterChoice[]): void {
   const toStdout = reporters.filter((r) => r.output === undefined);
   if (toStdout.length > 1) throw new CliError(`only one reporter may write to stdout; give --output for ${toStdout.slice(1).map((r) => r.name).join(', ')}`, 2);
@@ -39,12 +49,12 @@ export async function conformance(options: ConformanceOptions, reporters: Report
     return 0;
   }
   validateReporters(reporters);
-  if (options.url === undefined || options.url === '') throw new CliError('give the base URL with --url (or SVC_URL), e.g. http://127.0.0.1:4010/v1', 2);
+  if (options.url === undefined || options.url === '') throw new CliError('give the deployment with --url (or SVC_URL), e.g. http://127.0.0.1:4010 or http://127.0.0.1:4010/v1', 2);
   if (options.apiKey === undefined || options.apiKey === '') throw new CliError('give an API key with --api-key (or SVC_API_KEY)', 2);
   const baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline).catch((error: unknown) => {
     throw error instanceof BaselineError ? new CliError(error.message, 2) : error;
   });
-  const target: Target = { baseUrl: options.url.replace(/\/+$/, ''), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
+  const target: Target = { baseUrl: baseUrlOf(options.url), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
   let profile;
   try {
     ({ profile } = await preflight(target, options.profile));

@@ -47,7 +47,7 @@ export function registerConformance(program: Command): void {
   program
     .command('conformance')
     .description('Check a deployment against the spec (and, where /_emulator answers, against DESIGN)')
-    .option('--url <url>', 'base URL ending in /v1 (env SVC_URL)', process.env['SVC_URL'])
+    .option('--url <url>', 'the deployment: its base URL (…/v1), or its origin, to which /v1 is added (env SVC_URL)', process.env['SVC_URL'])
     .option('--api-key <key>', 'API key of the tenant to test (env SVC_API_KEY)', process.env['SVC_API_KEY'])
     .option('--second-api-key <key>', 'a key of another tenant, for isolation checks (env SVC_SECOND_API_KEY)', process.env['SVC_SECOND_API_KEY'])
     .option('--only <ids|tags>', 'run only checks matching these ids, id prefixes or tags (comma-separated, repeatable)', splitList, [])
@@ -83,7 +83,7 @@ export function registerConformance(program: Command): void {
 Exit codes: 0 every selected check passed, 1 failures, 2 bad usage / unreachable target / key rejected, 130 interrupted.
 
 Examples:
-  $ svc conformance --url http://127.0.0.1:4010/v1 --api-key sk_test_acmeLocalDevKey00000000000000001
+  $ svc conformance --url http://127.0.0.1:4010 --api-key sk_test_acmeLocalDevKey00000000000000001
   $ svc conformance --url $URL --api-key $KEY --second-api-key $KEY2 --profile spec --include-slow
   $ svc conformance --url $URL --api-key $KEY --reporter console --reporter junit --output conformance.xml
   $ svc conformance --only webhooks --skip webhooks.retry-schedule --bail
