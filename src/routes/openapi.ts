@@ -1,12 +1,14 @@
 /**
  * GET /v1/openapi.json: the OpenAPI 3.1 document of the /v1 routes, made at request time from
- * their createRoute() declarations, with a tag per area of the spec and the security schemes.
+ * their createRoute() declarations, with a tag per area of the spec, the security schemes,
+ * the answers every operation shares and the webhook events.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { jsonResponse } from '../schemas/common.js';
 import { OpenApiDocument } from '../schemas/openapi.js';
 import { withSharedResponses } from './openapi-responses.js';
+import { registerWebhooks } from './openapi-webhooks.js';
 
 /** One tag per area of the spec (part 1), in the spec's order, and one for this document; every operation carries one. */
 export const API_TAGS = [
@@ -30,11 +32,12 @@ export const API_TAGS = [
 
 export type ApiTag = (typeof API_TAGS)[number]['name'];
 
-/** Registers the security schemes and GET /openapi.json on the /v1 app, after its routes. */
+/** Registers the security schemes, the webhooks and GET /openapi.json on the /v1 app, after its routes. */
 export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string): void {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
+  registerWebhooks(v1);
   // Described with registerPath, served with get(): an openapi() route would type the answer,
   // and the generator's OpenAPIObject is not a JSON type.
   v1.openAPIRegistry.registerPath({
