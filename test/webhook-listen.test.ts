@@ -211,7 +211,9 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
   });
 
   it('--print-body shows each payload, and a webhook deleted meanwhile is reported as already gone', async () => {
-    const text = listen(['--print-body']);
+    // The origin alone is taken as well as the /v1 base (issue 16 item 10).
+    const text = new SvcProcess(['webhook', 'listen', '--register', '--url', new URL(baseUrl).origin, '--api-key', ACME_KEY, '--port', '0', '--events', 'user.created', '--print-body']);
+    running.push(text);
     const webhookId = (await text.waitFor(matching(/Webhook\s+(whk_\w+)/)))[1]!;
     const json = listen(['--print-body', '--json']);
     await json.waitFor((line) => line.startsWith('{') && JSON.parse(line));
@@ -235,6 +237,9 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const badRate = new SvcProcess(['webhook', 'listen', '--secret', 'whsec_x', '--fail-rate', '1.5']);
     expect(await badRate.exited()).toBe(2);
     expect(badRate.stderr).toContain('--fail-rate must be a probability');
+    const badUrl = new SvcProcess(['webhook', 'listen', '--register', '--url', 'localhost:4010', '--api-key', ACME_KEY, '--port', '0']);
+    expect(await badUrl.exited()).toBe(2);
+    expect(badUrl.stderr).toBe('error: --url "localhost:4010" does not start with http:// or https://; give the deployment\'s address, such as http://127.0.0.1:4010 or http://127.0.0.1:4010/v1\n');
     const badKey = new SvcProcess(['webhook', 'listen', '--register', '--url', baseUrl, '--api-key', 'sk_test_nope', '--port', '0']);
     expect(await badKey.exited()).toBe(1);
     expect(badKey.stderr.trim().split('\n')).toHaveLength(1);

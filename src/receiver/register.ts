@@ -21,19 +21,6 @@ export interface Registration {
   secret: string;
 }
 
-/**
- * The API base: the URL as given, with `/v1` added when it names only an origin
- * (`http://127.0.0.1:4010` → `http://127.0.0.1:4010/v1`, D1); no trailing slash.
- */
-export function apiBaseOf(url: string): string {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
-    throw new RegistrationError(`--url "${url}" is not an http(s) URL such as http://127.0.0.1:4010/v1`);
-  }
-  const parsed = new URL(url);
-  const path = parsed.pathname.replace(/\/+$/, '');
-  return `${parsed.origin}${path === '' ? '/v1' : path}`;
-}
-
 async function call(method: 'POST' | 'DELETE', url: string, apiKey: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   let response;
   try {

@@ -7,11 +7,12 @@ import { randomInt } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import chalk from 'chalk';
 import type { Command } from 'commander';
+import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
 import { parseDuration } from '../../duration.js';
 import { formatDelivery, formatSummary } from '../../receiver/format.js';
 import { parseRespond } from '../../receiver/policy.js';
 import { createReceiver, DEFAULT_RECEIVER_HOST, DEFAULT_RECEIVER_PORT, type Receiver } from '../../receiver/receiver.js';
-import { apiBaseOf, registerWebhook, RegistrationError, unregisterWebhook, type Registration } from '../../receiver/register.js';
+import { registerWebhook, RegistrationError, unregisterWebhook, type Registration } from '../../receiver/register.js';
 import type { Respond } from '../../receiver/types.js';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../../webhooks/signature.js';
 import { CliError, parseIntegerOption } from '../output.js';
@@ -144,7 +145,7 @@ async function listen(given: ListenOptions): Promise<void> {
   checkUsage(given);
   // A --fail-rate run always has a seed, shown in the banner, so it can be repeated with --seed.
   const options = given.failRate && given.seed === undefined ? { ...given, seed: randomInt(2 ** 32 - 1) } : given;
-  const apiBase = options.register ? wrap(() => apiBaseOf(options.url!)) : null;
+  const apiBase = options.register ? wrap(() => apiBaseUrl(options.url!)) : null;
   let logFd: number | null = null;
   if (options.log) {
     try {
@@ -220,7 +221,7 @@ function wrap<T>(fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    throw error instanceof RegistrationError ? new CliError(error.message, 2) : error;
+    throw error instanceof BaseUrlError ? new CliError(`--url ${error.message}`, 2) : error;
   }
 }
 
