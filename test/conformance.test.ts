@@ -151,17 +151,11 @@ describe('svc conformance against the emulator', () => {
     expect(result.stdout).not.toContain('✗');
   });
 
-  it('a baseline turns a known failure into "expected", and a stale entry fails the run', async () => {
-    const stale = join(dir, 'stale.json');
-    writeFileSync(stale, JSON.stringify({ entries: [{ id: 'apps.list', reason: 'was broken once' }, { id: 'apps.gone', reason: 'renamed' }] }));
-    const result = await runCli(['conformance', ...target(), '--only', 'apps.list', '--baseline', stale], { timeoutMs: 30_000 });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toContain('apps.list passes now; remove it from the baseline');
-    expect(result.stdout).toContain('the baseline lists apps.gone, which is no check');
+  it('refuses a baseline entry without a reason', async () => {
     const noReason = join(dir, 'no-reason.json');
     writeFileSync(noReason, JSON.stringify({ entries: [{ id: 'apps.list', reason: ' ' }] }));
     const refused = await runCli(['conformance', ...target(), '--baseline', noReason]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('every baseline entry needs a written reason');
-  }, 40_000);
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * Baselines: known failures, each with a written reason. A listed check that fails reports
- * as `expected`; an entry whose check now passes, or that names no check, fails the run, so
- * a baseline never goes stale.
+ * as `expected` (a known failure); a listed check that passes fails, and an entry that names
+ * no check is refused before the run, so a baseline never goes stale.
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -40,29 +40,32 @@ export async function loadBaseline(path: string): Promise<Baseline> {
   return parsed.data;
 }
 
-/** Applies the baseline to a run's results; answers the results plus one failure per stale entry. */
-export function applyBaseline(results: CheckResult[], baseline: Baseline, catalogue: readonly Check[]): CheckResult[] {
-  const byId = new Map(results.map((result) => [result.id, result]));
-  const out = results.map((result) => {
-    const entry = baseline.entries.find((e) => e.id === result.id);
-    if (entry === undefined || result.outcome !== 'failed') return result;
-    return { ...result, outcome: 'expected' as const, reason: `known failure (baseline: ${entry.reason})\n${result.reason ?? ''}` };
-  });
-  for (const entry of baseline.entries) {
-    const stale = (reason: string): CheckResult => ({
-      id: `baseline.${entry.id}`,
-      area: 'baseline',
-      tags: ['baseline'],
-      description: `baseline entry ${entry.id}`,
-      spec: 'the baseline file',
-      profile: 'spec',
-      outcome: 'failed',
-      reason,
-      durationMs: 0,
-      notes: [],
-    });
-    if (!catalogue.some((check) => check.id === entry.id)) out.push(stale(`the baseline lists ${entry.id}, which is no check; remove the entry`));
-    else if (byId.get(entry.id)?.outcome === 'passed') out.push(stale(`${entry.id} passes now; remove it from the baseline`));
+/**
+ * Entries that name no check of the catalogue. They are a usage error found before the run
+ * (as --only's unknown selectors are), so they never stand in a report beside the checks.
+ */
+export function unknownEntries(baseline: Baseline, catalogue: readonly Check[]): string[] {
+  return baseline.entries.map((entry) => entry.id).filter((id) => !catalogue.some((check) => check.id === id));
+}
+
+/**
+ * One check's result with the baseline applied: a listed failure is `expected` (a known
+ * failure); a listed check that passes is `failed`, because the entry is stale and must go.
+ * Every check keeps exactly one result, so the reports count the checks and nothing else.
+ */
+export function baselined(result: CheckResult, baseline: Baseline): CheckResult {
+  const entry = baseline.entries.find((e) => e.id === result.id);
+  if (entry === undefined) return result;
+  if (result.outcome === 'failed') {
+    return { ...result, outcome: 'expected', reason: `known failure (baseline: ${entry.reason})\n${result.reason ?? ''}` };
   }
-  return out;
+  if (result.outcome === 'passed') {
+    return { ...result, outcome: 'failed', reason: `${result.id} passes now; remove it from the baseline (it says: ${entry.reason})` };
+  }
+  return result;
+}
+
+/** Applies the baseline to every result of a run. */
+export function applyBaseline(results: CheckResult[], baseline: Baseline): CheckResult[] {
+  return results.map((result) => baselined(result, baseline));
 }

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyBaseline } from './baseline.js';
+import { applyBaseline, unknownEntries } from './baseline.js';
 import { CATALOGUE, catalogueProblems } from './catalogue.js';
 import { SPEC_ENDPOINTS } from './endpoints.js';
 import { TargetUnreachable } from './expect.js';
@@ -72,14 +72,18 @@ describe('the catalogue', () => {
 });
 
 describe('baselines', () => {
-  it('turn a listed failure into expected, and report stale or unknown entries as failures', () => {
-    const results = [result('apps.list', 'failed', 'broken'), result('apps.create', 'passed')];
-    const out = applyBaseline(results, { entries: [{ id: 'apps.list', reason: 'ticket 12' }, { id: 'apps.create', reason: 'flaky' }, { id: 'nope.nope', reason: 'old' }] }, CATALOGUE);
-    expect(out.find((r) => r.id === 'apps.list')).toMatchObject({ outcome: 'expected' });
-    expect(out.find((r) => r.id === 'apps.list')?.reason).toContain('ticket 12');
-    expect(out.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual(['baseline.apps.create', 'baseline.nope.nope']);
+  it('turn a listed failure into a known failure and a listed pass into a failure, one result per check', () => {
+    const results = [result('apps.list', 'failed', 'broken'), result('apps.create', 'passed'), result('apps.get', 'passed')];
+    const out = applyBaseline(results, { entries: [{ id: 'apps.list', reason: 'ticket 12' }, { id: 'apps.create', reason: 'flaky' }] });
+    expect(out.map((r) => [r.id, r.outcome])).toEqual([['apps.list', 'expected'], ['apps.create', 'failed'], ['apps.get', 'passed']]);
+    expect(out[0]?.reason).toContain('known failure (baseline: ticket 12)');
+    expect(out[1]?.reason).toBe('apps.create passes now; remove it from the baseline (it says: flaky)');
     expect(exitCodeOf({ results: out, interrupted: false })).toBe(1);
-    expect(exitCodeOf({ results: [out[0]!, out[1]!], interrupted: false })).toBe(0);
+    expect(exitCodeOf({ results: [out[0]!, out[2]!], interrupted: false })).toBe(0);
+  });
+
+  it('find entries that name no check, before any run', () => {
+    expect(unknownEntries({ entries: [{ id: 'apps.list', reason: 'a' }, { id: 'nope.nope', reason: 'old' }] }, CATALOGUE)).toEqual(['nope.nope']);
   });
 });
 

@@ -35,12 +35,16 @@ export interface CleanupResult {
   error?: string;
 }
 
+/** How the reason of a check that a stopped run never reached begins (its outcome is `skipped`). */
+export const NOT_RUN = 'not run';
+
 export interface RunReport {
   runId: string;
   baseUrl: string;
   profile: Profile;
   startedAt: string;
   durationMs: number;
+  /** One per selected check, in run order; checks a stopped run did not reach are skipped, "not run: …". */
   results: CheckResult[];
   cleanup: CleanupResult[];
   /** Records the run made that the spec gives no way to remove (users). */
@@ -187,6 +191,9 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   } finally {
     await Promise.allSettled([...shared.values()]);
   }
+  // Every selected check has one result, so the reports count the set the run started with.
+  const notRun = `${NOT_RUN}: ${interrupted ? 'the run was interrupted' : '--bail stopped the run at the first failure'}`;
+  for (const { check } of options.selected.slice(results.length)) results.push(resultOf(check, 'skipped', performance.now(), [], notRun));
 
   const cleanup: CleanupResult[] = [];
   for (const entry of cleanups.reverse()) {

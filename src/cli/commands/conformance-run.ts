@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
-import { applyBaseline, BaselineError, loadBaseline, type Baseline } from '../../conformance/baseline.js';
+import { applyBaseline, BaselineError, baselined, loadBaseline, unknownEntries, type Baseline } from '../../conformance/baseline.js';
 import { CATALOGUE } from '../../conformance/catalogue.js';
 import { listLine, planText } from '../../conformance/plan.js';
 import { ConfigurationError, preflight } from '../../conformance/preflight.js';
@@ -19,10 +19,22 @@ import { exitCodeOf } from '../../conformance/summary.js';
 import { CliError } from '../output.js';
 import type { ConformanceOptions, ReporterChoice } from './conformance.js';
 
-/** Shows baselined failures as known failures while the run goes. */
+/** Shows each result with the baseline applied while the run goes, as the reports will. */
 function withBaseline(listener: RunListener, baseline: Baseline | undefined): RunListener {
   if (baseline === undefined) return listener;
-  return { ...listener, onCheckEnd: (result, index, total) => listener.onCheckEnd?.(applyBaseline([result], baseline, CATALOGUE)[0]!, index, total) };
+  return { ...listener, onCheckEnd: (result, index, total) => listener.onCheckEnd?.(baselined(result, baseline), index, total) };
+}
+
+async function readBaseline(path: string): Promise<Baseline> {
+  let baseline: Baseline;
+  try {
+    baseline = await loadBaseline(path);
+  } catch (error) {
+    throw error instanceof BaselineError ? new CliError(error.message, 2) : error;
+  }
+  const unknown = unknownEntries(baseline, CATALOGUE);
+  if (unknown.length > 0) throw new CliError(`the baseline ${path} lists ${unknown.join(', ')}, which is no check (see --list); remove the entry`, 2);
+  return baseline;
 }
 
 /** `--url` as the API base: an origin gets /v1, as everywhere `--url` is taken (src/base-url.ts). */
@@ -51,9 +63,7 @@ export async function conformance(options: ConformanceOptions, reporters: Report
   validateReporters(reporters);
   if (options.url === undefined || options.url === '') throw new CliError('give the deployment with --url (or SVC_URL), e.g. http://127.0.0.1:4010 or http://127.0.0.1:4010/v1', 2);
   if (options.apiKey === undefined || options.apiKey === '') throw new CliError('give an API key with --api-key (or SVC_API_KEY)', 2);
-  const baseline = options.baseline === undefined ? undefined : await loadBaseline(options.baseline).catch((error: unknown) => {
-    throw error instanceof BaselineError ? new CliError(error.message, 2) : error;
-  });
+  const baseline = options.baseline === undefined ? undefined : await readBaseline(options.baseline);
   const target: Target = { baseUrl: baseUrlOf(options.url), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
   let profile;
   try {
@@ -101,7 +111,7 @@ export async function conformance(options: ConformanceOptions, reporters: Report
   } finally {
     process.off('SIGINT', onSigint);
   }
-  if (baseline !== undefined) report = { ...report, results: applyBaseline(report.results, baseline, CATALOGUE) };
+  if (baseline !== undefined) report = { ...report, results: applyBaseline(report.results, baseline) };
   live?.finish(report);
   for (const reporter of reporters) {
     const text = reporter.name === 'json' ? jsonReport(report) : reporter.name === 'junit' ? junitReport(report) : consoleLines.join('');

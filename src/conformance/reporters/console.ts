@@ -1,10 +1,12 @@
 /**
  * The console reporter: a line per check as it finishes, grouped under its area, with
  * progress and timing; then the failures again with their reasons, cleanup, and a summary.
+ * The header, the areas and the summary count the same set, the selected checks, in the
+ * same words (summary.ts).
  */
 import chalk from 'chalk';
-import type { CleanupResult, RunListener, RunReport } from '../runner.js';
-import { countResults } from '../summary.js';
+import { NOT_RUN, type CleanupResult, type RunListener, type RunReport } from '../runner.js';
+import { countParts, countResults, type Counts } from '../summary.js';
 import type { CheckResult, Outcome } from '../types.js';
 
 const MARK: Record<Outcome, string> = {
@@ -14,6 +16,19 @@ const MARK: Record<Outcome, string> = {
   expected: chalk.cyan('~'),
   error: chalk.magenta('!'),
 };
+
+const PAINT: Record<Outcome, (text: string) => string> = {
+  passed: chalk.green,
+  failed: chalk.red,
+  skipped: (text) => text,
+  expected: chalk.cyan,
+  error: chalk.magenta,
+};
+
+/** The counts in the words every report uses (summary.ts); a zero is never coloured. */
+function countsText(counts: Counts): string {
+  return countParts(counts).map(({ outcome, text }) => (counts[outcome] > 0 ? PAINT[outcome](text) : text)).join(', ');
+}
 
 const indent = (text: string, by = '      '): string => text.split('\n').map((line) => `${by}${line}`).join('\n');
 const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
@@ -60,23 +75,16 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       for (const result of report.results) areas.set(result.area, [...(areas.get(result.area) ?? []), result]);
       const width = Math.max(...[...areas.keys()].map((a) => a.length), 4);
       for (const [name, results] of areas) {
-        const c = countResults({ results });
         const time = seconds(results.reduce((sum, r) => sum + r.durationMs, 0));
-        const bad = c.failed + c.error > 0 ? chalk.red(`${c.failed + c.error} failed`) : '0 failed';
-        write(`  ${name.padEnd(width)}  ${chalk.green(`${c.passed} passed`)}, ${bad}, ${c.skipped + c.expected} skipped  ${chalk.dim(time)}\n`);
+        write(`  ${name.padEnd(width)}  ${countsText(countResults({ results }))}  ${chalk.dim(time)}\n`);
       }
       const removed = report.cleanup.filter((c) => c.ok).length;
       write(`\n${chalk.bold('Cleanup')}: removed ${removed} of ${report.cleanup.length} records the run created`);
       if (report.kept.length > 0) write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
       write('\n');
-      const parts = [
-        chalk.green(`${counts.passed} passed`),
-        counts.failed > 0 ? chalk.red(`${counts.failed} failed`) : `${counts.failed} failed`,
-        `${counts.skipped} skipped`,
-        ...(counts.expected > 0 ? [chalk.cyan(`${counts.expected} known failures (baseline)`)] : []),
-        ...(counts.error > 0 ? [chalk.magenta(`${counts.error} target errors`)] : []),
-      ];
-      write(`${chalk.bold('Summary')}: ${parts.join(', ')} of ${counts.total} checks in ${seconds(report.durationMs)} (profile ${report.profile}, ${report.baseUrl})${report.interrupted ? chalk.yellow(' — interrupted') : ''}\n`);
+      const notRun = report.results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith(NOT_RUN) === true);
+      const stopped = notRun.length > 0 ? ` (${notRun.length} ${notRun[0]!.reason})` : '';
+      write(`${chalk.bold('Summary')}: ${countsText(counts)}${stopped} of ${counts.total} checks in ${seconds(report.durationMs)} (profile ${report.profile}, ${report.baseUrl})${report.interrupted ? chalk.yellow(' — interrupted') : ''}\n`);
     },
   };
 }

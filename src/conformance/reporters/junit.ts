@@ -1,7 +1,9 @@
 /**
  * The JUnit XML reporter, in the shape GitHub Actions test reporters, GitLab CI and Jenkins
- * read: one <testsuite> per area, one <testcase> per check; failures as <failure>, target
- * errors as <error>, skips and known failures (baseline) as <skipped>.
+ * read: one <testsuite> per area, one <testcase> per selected check (`tests` is the count the
+ * console's header and summary give); failures as <failure>, target errors as <error>, skips
+ * and known failures (baseline) as <skipped> — JUnit has no known failure, so `skipped` is the
+ * console's skipped plus known failures, and the message of a known failure says so.
  */
 import type { RunReport } from '../runner.js';
 import { countResults } from '../summary.js';
