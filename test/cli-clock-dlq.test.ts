@@ -77,6 +77,13 @@ describe('svc clock and svc webhook dlq against a running emulator', () => {
     expect(usage.stderr.startsWith('error: ')).toBe(true);
   });
 
+  it('reads --url as every command does: the origin or the /v1 base, and names a bad one', async () => {
+    expect((await runCli(['clock', 'get', '--url', `${svc.origin}/v1/`])).code).toBe(0);
+    const bad = await runCli(['clock', 'get', '--url', 'localhost:4010']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('error: --url "localhost:4010" does not start with http:// or https://');
+  });
+
   it('says in one line when no emulator answers', async () => {
     const result = await runCli(['clock', 'get', '--url', 'http://127.0.0.1:1']);
     expect(result.code).toBe(2);

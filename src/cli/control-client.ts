@@ -1,4 +1,5 @@
 /** The CLI's way to a running emulator's control plane (`/_emulator`), with readable failures. */
+import { apiBaseUrl, BaseUrlError } from '../base-url.js';
 import { describeErrorEnvelope } from '../errors.js';
 import { loadUndici } from '../undici.js';
 import { CliError } from './output.js';
@@ -10,11 +11,13 @@ export interface ControlOptions {
   adminToken?: string;
 }
 
-/** Accepts `http://host:port`, with or without a trailing `/v1` or slash. */
+/** The emulator's origin from `--url`, read as every command reads it (base-url.ts): with or without `/v1`. */
 export function originOf(url: string): string {
-  if (!URL.canParse(url)) throw new CliError(`--url "${url}" is not a URL such as ${DEFAULT_ORIGIN}`, 2);
-  const parsed = new URL(url);
-  return parsed.origin;
+  try {
+    return new URL(apiBaseUrl(url)).origin;
+  } catch (error) {
+    throw error instanceof BaseUrlError ? new CliError(`--url ${error.message}`, 2) : error;
+  }
 }
 
 /** Calls the control plane and answers its `data`; errors become one-line CliErrors. */
