@@ -141,7 +141,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   v1.route('/analytics', analyticsRoutes(rt));
   v1.route('/billing', billingRoutes(rt));
 
-  registerOpenApiDocument(v1, options.version ?? '0.0.0');
+  registerOpenApiDocument(v1, { version: options.version ?? '0.0.0', basePath: API_BASE_PATH });
   app.route(API_BASE_PATH, v1);
   return app;
 }
