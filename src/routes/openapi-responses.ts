@@ -1,23 +1,21 @@
 /**
  * The answers every operation shares, added to the OpenAPI document in one place rather than
- * in each route: 400, 401, 408, 413, 429, 431, 500 and 503 follow from what the HTTP server and
- * the middleware in front of every /v1 route do (DESIGN D3, D6, D16), so they are given by
- * rule, not by hand. The routes declare only what their own service can answer (403, 404,
+ * in each route: 400, 401, 408, 413, 429, 431, 500 and 503 follow from what the HTTP server,
+ * the store and the middleware in front of every /v1 route do (DESIGN D3, D6, D12, D16), so
+ * they are given by rule, not by hand. The routes declare only what their own service can answer (403, 404,
  * 409, 410 …).
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 
-export type OpenApiDocument = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
-type PathItem = NonNullable<OpenApiDocument['paths']>[string];
+export type OpenApiObject = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+type PathItem = NonNullable<OpenApiObject['paths']>[string];
 export type Operation = NonNullable<PathItem['get']>;
-type Components = NonNullable<OpenApiDocument['components']>;
+type Components = NonNullable<OpenApiObject['components']>;
 
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** Methods whose body the JSON body middleware reads (413 over 1 MiB, 400 when not JSON). */
 const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
-/** Reads that write to the store all the same (a stored challenge), so they can meet a 503. */
-const WRITING_READS = new Set(['getPasskeyLoginOptions']);
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 const ref = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -49,7 +47,11 @@ export const SHARED_COMPONENTS: Pick<Components, 'responses' | 'headers'> = {
       content: ERROR_CONTENT,
     },
     InternalError: { description: 'internal_error, never with a stack trace', content: ERROR_CONTENT },
-    StoreUnavailable: { description: 'store_unavailable: the change could not be written to the data dir', content: ERROR_CONTENT },
+    Unavailable: {
+      description:
+        'store_unavailable: a change could not be written to the data dir; any call may also meet 503 while the service cannot serve it (as with a fault injected through /_emulator/faults)',
+      content: ERROR_CONTENT,
+    },
   },
   headers: {
     RetryAfter: { description: 'Seconds to wait before trying again', required: true, schema: { type: 'integer', minimum: 0 } },
@@ -62,7 +64,8 @@ export const SHARED_COMPONENTS: Pick<Components, 'responses' | 'headers'> = {
 /** Adds the shared answers to one operation; a status the route declared itself is kept as it is. */
 function addSharedResponses(method: string, operation: Operation): void {
   const keyed = (operation.security ?? []).some((requirement) => 'ApiKeyAuth' in requirement);
-  // 400 bad_request, 408 and 431 come from the HTTP server, before any route: every operation can meet them.
+  // 400 bad_request, 408 and 431 come from the HTTP server, before any route, and 503 from a
+  // store that cannot write or a service that cannot serve: every operation can meet them.
   const shared: Array<[string, string, boolean]> = [
     ['400', 'BadRequest', true],
     ['401', 'Unauthorized', keyed],
@@ -71,7 +74,7 @@ function addSharedResponses(method: string, operation: Operation): void {
     ['429', 'RateLimited', keyed],
     ['431', 'HeadersTooLarge', true],
     ['500', 'InternalError', true],
-    ['503', 'StoreUnavailable', method !== 'get' || WRITING_READS.has(operation.operationId ?? '')],
+    ['503', 'Unavailable', true],
   ];
   const responses: NonNullable<Operation['responses']> = { ...operation.responses };
   for (const [status, name, applies] of shared) if (applies && responses[status] === undefined) responses[status] = ref(name);
@@ -83,7 +86,7 @@ function addSharedResponses(method: string, operation: Operation): void {
 }
 
 /** Adds the shared answers to every operation of the document and their components. */
-export function withSharedResponses(doc: OpenApiDocument): OpenApiDocument {
+export function withSharedResponses(doc: OpenApiObject): OpenApiObject {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item[method];

@@ -7,7 +7,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { jsonResponse } from '../schemas/common.js';
 import { OpenApiDocument } from '../schemas/openapi.js';
-import { withSharedResponses } from './openapi-responses.js';
+import { withSharedResponses, type OpenApiObject } from './openapi-responses.js';
 import { registerWebhooks } from './openapi-webhooks.js';
 
 /** One tag per area of the spec (part 1), in the spec's order, and one for this document; every operation carries one. */
@@ -32,8 +32,22 @@ export const API_TAGS = [
 
 export type ApiTag = (typeof API_TAGS)[number]['name'];
 
-/** Registers the security schemes, the webhooks and GET /openapi.json on the /v1 app, after its routes. */
-export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string): void {
+/** `svc serve` at its default address (DESIGN D1); the spec's base URL is this plus /v1. */
+const DEFAULT_SERVER = 'http://127.0.0.1:4010';
+
+/**
+ * The paths of the document carry the base path (`/v1/apps`), and `servers` the origin:
+ * Prism matches a request's path against the document's paths as written and ignores the
+ * path of a server URL (by design, see its FAQ), so a document with `servers: /v1` and paths
+ * `/apps` needs every path rewritten in front of Prism. Generators and Postman take either.
+ */
+function underBasePath(doc: OpenApiObject, basePath: string): OpenApiObject {
+  doc.paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([path, item]) => [`${basePath}${path}`, item]));
+  return doc;
+}
+
+/** Registers the security schemes, the webhooks and GET /openapi.json on the app of `basePath`, after its routes. */
+export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, options: { version: string; basePath: string }): void {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
@@ -49,23 +63,23 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, version: string
     security: [],
     responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
   });
-  // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  v1.get('/openapi.json', (c) =>
-    c.json(
+  const document = (): OpenApiObject =>
+    underBasePath(
       withSharedResponses(
         v1.getOpenAPI31Document({
           openapi: '3.1.0',
           info: {
             title: 'Wallet and Identity Service API',
-            version,
-            description: 'Served by svc, the local emulator. Every path is relative to the base URL ending in /v1.',
+            version: options.version,
+            description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
             license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
           },
-          servers: [{ url: '/v1' }],
+          servers: [{ url: DEFAULT_SERVER, description: 'svc serve on its default address (another with --port)' }],
           tags: API_TAGS.map((tag) => ({ ...tag })),
         }),
       ),
-      200,
-    ),
-  );
+      options.basePath,
+    );
+  // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
+  v1.get('/openapi.json', (c) => c.json(document(), 200));
 }
