@@ -115,7 +115,7 @@ describe('svc control commands against a running emulator', () => {
     expect(written.stderr).toContain(`Wrote the OpenAPI document to ${out}`);
     const local = JSON.parse(readFileSync(out, 'utf8'));
     expect(local.openapi).toBe('3.1.0');
-    expect(Object.keys(local.paths)).toContain('/users/{id}');
+    expect(Object.keys(local.paths)).toContain('/v1/users/{id}');
     const remote = await runCli(['openapi', ...url]);
     expect(remote.code).toBe(0);
     expect(Object.keys(JSON.parse(remote.stdout).paths)).toEqual(Object.keys(local.paths));

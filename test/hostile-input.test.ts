@@ -59,9 +59,9 @@ function bannedKeys(value: unknown, path = ''): string[] {
   return found;
 }
 
-/** `/v1/apps/:id` → `/apps/{id}`, the OpenAPI document's spelling. */
+/** `/v1/apps/:id` → `/v1/apps/{id}`, the OpenAPI document's spelling. */
 function openApiPath(path: string): string {
-  return path.replace(/^\/v1/, '').replace(/:(\w+)/g, '{$1}');
+  return path.replace(/:(\w+)/g, '{$1}');
 }
 
 describe('hostile input against every endpoint', () => {

@@ -101,7 +101,7 @@ async function runToExit(args: string[]): Promise<{ code: number | null; stdout:
 function expectOneLineError(stderr: string, ...fragments: Array<string | RegExp>): void {
   const lines = stderr.trimEnd().split('\n');
   expect(lines, stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(/^error /);
+  expect(lines[0]).toMatch(/^error: /);
   expect(stderr).not.toMatch(/\n\s+at |Error: /);
   for (const fragment of fragments) expect(lines[0]).toMatch(fragment);
 }
