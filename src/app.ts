@@ -5,13 +5,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
-import { JsonText } from './json-text.js';
-import { newId } from './ids.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { responseHeaders } from './middleware/response.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
@@ -37,8 +36,6 @@ import { providerPages } from './ui/provider.js';
 import { passkeyDemoRoutes } from './ui/passkey-demo.js';
 
 export const API_BASE_PATH = '/v1';
-const REQUEST_ID_PATTERN = /^[\w.:-]{1,128}$/;
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 export interface AppOptions {
   logger?: Logger;
@@ -61,42 +58,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   const logger = options.logger ?? silentLogger;
   const app = new OpenAPIHono<AppEnv>();
 
-  app.use('*', async (c, next) => {
-    const started = performance.now();
-    const given = c.req.header('x-request-id');
-    const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newId('req');
-    c.set('requestId', requestId);
-    // Every header set for this request goes into one plain object, which @hono/node-server
-    // writes as it is: Hono's own c.header() and c.json() build a WHATWG Headers that costs a
-    // sorted copy on every answer. JSON answers are built here with it; other answers (HTML,
-    // redirects, empty ones) get it added once they are made, below. Appended values are
-    // joined with ", " (no route sets cookies, which could not be joined so).
-    const headers: Record<string, string> = { 'x-request-id': requestId };
-    c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
-      const key = name.toLowerCase();
-      if (value === undefined) delete headers[key];
-      else headers[key] = options?.append && headers[key] !== undefined ? `${headers[key]}, ${value}` : value;
-    }) as typeof c.header;
-    let built: Response | undefined;
-    c.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
-      const init = typeof arg === 'object' ? arg : undefined;
-      const all: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...headers };
-      // Names are lowercased so that `Retry-After` given here replaces, never doubles, a `retry-after` set before.
-      for (const more of [init?.headers as Record<string, string> | undefined, extra]) {
-        if (more) for (const name in more) all[name.toLowerCase()] = more[name]!;
-      }
-      const body = object instanceof JsonText ? object.text : JSON.stringify(object);
-      built = new Response(body, { status: typeof arg === 'number' ? arg : (init?.status ?? 200), headers: all });
-      return built;
-    }) as typeof c.json;
-    await next();
-    if (c.res !== built) {
-      // HTML, redirects and empty answers come from Hono's other helpers: add ours to theirs.
-      const target = c.res.headers;
-      for (const [name, value] of Object.entries(headers)) if (!target.has(name)) target.set(name, value);
-    }
-    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
-  });
+  app.use('*', responseHeaders(logger));
 
   app.onError((error, c) => {
     const apiError = toApiError(error, logger, c.get('requestId') ?? '');

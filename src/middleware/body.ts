@@ -2,7 +2,7 @@
  * Request bodies (DESIGN D6): at most 1 MiB (413 payload_too_large), JSON only
  * (400 invalid_json), parsed once here so the validators reuse the parsed value.
  */
-import type { HonoRequest, MiddlewareHandler } from 'hono';
+import type { Context, HonoRequest, MiddlewareHandler, Next } from 'hono';
 import { ApiError } from '../errors.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -38,38 +38,40 @@ async function readLimited(request: Request, declaredLength: boolean): Promise<U
 }
 
 export function jsonBody(): MiddlewareHandler {
-  return async (c, next) => {
-    if (!METHODS_WITH_BODY.has(c.req.method)) return next();
-    const length = c.req.header('content-length');
-    const declared = length !== undefined && /^\d+$/.test(length);
-    if (declared && Number(length) > MAX_BODY_BYTES) throw tooLarge();
-    const bytes = await readLimited(c.req.raw, declared);
-    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
-    if (bytes.byteLength === 0) {
-      // An empty body reads as {} so that bodiless actions (POST /guests) need no ceremony;
-      // without a Content-Type it stays empty, so the validators see "no body" rather than "{}".
-      cacheText(c.req.bodyCache, JSON_MEDIA_TYPE.test(mediaType) ? '{}' : '');
-      return next();
-    }
-    if (!JSON_MEDIA_TYPE.test(mediaType)) {
-      throw new ApiError('invalid_json', 'Send the body as JSON with the header Content-Type: application/json', [
-        { path: 'content-type', message: mediaType ? `got ${mediaType}` : 'missing' },
-      ]);
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      throw new ApiError('invalid_json', 'The request body is not valid UTF-8');
-    }
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
-    }
-    cacheText(c.req.bodyCache, text);
+  // Not async: a GET goes on without a promise of its own.
+  return (c, next) => (METHODS_WITH_BODY.has(c.req.method) ? readJsonBody(c, next) : next());
+}
+
+async function readJsonBody(c: Context, next: Next): Promise<void> {
+  const length = c.req.header('content-length');
+  const declared = length !== undefined && /^\d+$/.test(length);
+  if (declared && Number(length) > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readLimited(c.req.raw, declared);
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim();
+  if (bytes.byteLength === 0) {
+    // An empty body reads as {} so that bodiless actions (POST /guests) need no ceremony;
+    // without a Content-Type it stays empty, so the validators see "no body" rather than "{}".
+    cacheText(c.req.bodyCache, JSON_MEDIA_TYPE.test(mediaType) ? '{}' : '');
     return next();
-  };
+  }
+  if (!JSON_MEDIA_TYPE.test(mediaType)) {
+    throw new ApiError('invalid_json', 'Send the body as JSON with the header Content-Type: application/json', [
+      { path: 'content-type', message: mediaType ? `got ${mediaType}` : 'missing' },
+    ]);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid UTF-8');
+  }
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  cacheText(c.req.bodyCache, text);
+  return next();
 }
 
 /** Hono keeps body promises in bodyCache (its type says values); c.req.json() parses this text. */

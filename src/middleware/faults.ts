@@ -5,24 +5,30 @@
  * with the fault's id so that nobody mistakes it for a real failure when reading logs.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError, type ErrorCode } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { FAULT_CODES } from '../schemas/control.js';
-import { faultInjector } from '../services/faults.js';
+import { faultInjector, type FaultHit } from '../services/faults.js';
 
 export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler {
-  return async (c, next) => {
+  const faults = faultInjector(rt);
+  // Not async: a request that hits no fault (nearly all) goes on without a promise of its own.
+  return (c, next) => {
     const path = c.req.path.slice(basePath.length) || '/';
-    const hit = faultInjector(rt).take(c.req.method, path);
-    if (!hit) return next();
-    c.header('x-svc-fault', hit.id);
-    if (hit.delayMs > 0) await sleep(hit.delayMs);
-    if (hit.status === null) return next();
-    const code: ErrorCode = (FAULT_CODES as Record<number, ErrorCode>)[hit.status] ?? 'internal_error';
-    const error = new ApiError(code, `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`);
-    if (hit.status === 429) c.header('Retry-After', '1');
-    return c.json(error.toBody(), hit.status as ContentfulStatusCode);
+    const hit = faults.take(c.req.method, path);
+    return hit ? answerFault(c, next, hit, path) : next();
   };
+}
+
+/** The fault's answer: its delay first, then its status in the error envelope (or, delay only, the usual answer). */
+async function answerFault(c: Context, next: Next, hit: FaultHit, path: string): Promise<Response | void> {
+  c.header('x-svc-fault', hit.id);
+  if (hit.delayMs > 0) await sleep(hit.delayMs);
+  if (hit.status === null) return next();
+  const code: ErrorCode = (FAULT_CODES as Record<number, ErrorCode>)[hit.status] ?? 'internal_error';
+  const error = new ApiError(code, `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`);
+  if (hit.status === 429) c.header('Retry-After', '1');
+  return c.json(error.toBody(), hit.status as ContentfulStatusCode);
 }

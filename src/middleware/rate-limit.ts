@@ -67,7 +67,8 @@ function headersOf(decision: Decision): Record<string, string> {
 export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
   const buckets = new TokenBuckets();
   const meter = usageMeter(rt);
-  return async (c, next) => {
+  // Not async: a request goes on without a promise of its own.
+  return (c, next) => {
     const key = c.get('apiKey') as ApiKeyRecord | undefined;
     if (key === undefined) return next();
     const tenant = c.get('tenant');
@@ -89,6 +90,6 @@ export function rateLimit(rt: Runtime): MiddlewareHandler<AppEnv> {
     }
     meter.count(tenant);
     for (const [name, value] of Object.entries(headers)) c.header(name, value);
-    await next();
+    return next();
   };
 }
