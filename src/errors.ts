@@ -2,6 +2,8 @@
  * The one error model of the API (DESIGN D6): every failure is an ApiError, and one
  * handler in app.ts turns it into the spec's envelope `{ error, code, details }`.
  */
+import type { z } from '@hono/zod-openapi';
+import type { ErrorDetail as ErrorDetailSchema } from './schemas/common.js';
 
 /** Every machine-readable code the service answers, with its HTTP status. */
 export const ERROR_CODES = {
@@ -42,12 +44,8 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** One entry of `details`: which field, and what is wrong with it. */
-export interface ErrorDetail {
-  path?: string;
-  message: string;
-  [key: string]: unknown;
-}
+/** One entry of `details`: which field, and what is wrong with it (the `ErrorDetail` schema's type). */
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
 export class ApiError extends Error {
   readonly status: number;

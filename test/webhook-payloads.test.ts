@@ -7,7 +7,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../src/webhooks/event-types.js';
+import { EVENT_TYPES } from '../src/schemas/words.js';
 import { startDnsServer, type TestDnsServer } from '../src/test-support/dns-server.js';
 import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
 import { startReceiver, type ReceivedRequest, type TestReceiver } from '../src/test-support/receiver.js';

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { createRuntime } from '../../src/runtime.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../../src/services/seed.js';
 import { prepareUser, userView, type PreparedUser } from '../../src/services/users.js';
-import { TRUST_LEVELS } from '../../src/store/records.js';
+import { TRUST_LEVELS } from '../../src/schemas/words.js';
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache', import.meta.url));
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';

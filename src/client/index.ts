@@ -7,7 +7,7 @@
  * request sent) and `unwrap()` turns it into the body or a ServiceError. `request()` sends
  * anything, for callers that must.
  */
-import type { Page } from '../services/pagination.js';
+import type { Page } from '../schemas/common.js';
 import type { z } from '@hono/zod-openapi';
 import type { ApiKey, CreatedApiKey } from '../schemas/api-keys.js';
 import type { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';

@@ -6,19 +6,13 @@
  */
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
+import type { z } from '@hono/zod-openapi';
+import type { Contract } from '../schemas/delegated-sessions.js';
 import type { ContractRecord } from '../store/records.js';
 import { ARCHIVE_CHOICE, type JsonObject, type LedgerCommand, type LedgerEvent, type LedgerOutcome, type LedgerRejection } from './types.js';
 
-/** A contract as the API shows it. */
-export interface ContractView {
-  contractId: string;
-  templateId: string;
-  payload: JsonObject;
-  signatories: string[];
-  createdAt: string;
-  status: 'active' | 'archived';
-  archivedAt: string | null;
-}
+/** A contract as the API shows it: the `Contract` schema's type. */
+export type ContractView = z.infer<typeof Contract>;
 
 export function contractView(contract: ContractRecord): ContractView {
   return {

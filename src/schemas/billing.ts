@@ -1,6 +1,6 @@
 /** Billing (spec part 4; DESIGN D13, D15): checkout and portal sessions, and usage. */
 import { z } from '@hono/zod-openapi';
-import { PLANS } from '../store/records.js';
+import { PLANS } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';
 import { PlanLimits } from './tenant.js';
 

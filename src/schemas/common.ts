@@ -39,16 +39,21 @@ export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ data });
 }
 
+/** The paginated envelope's fields beside `data` (spec part 2). */
+export const PageFields = z.object({
+  total: z.number().int().min(0),
+  page: z.number().int().min(1),
+  pageSize: z.number().int().min(1),
+  hasMore: z.boolean(),
+});
+
 /** The paginated envelope (spec part 2). */
 export function paginated<T extends z.ZodType>(item: T) {
-  return z.object({
-    data: z.array(item),
-    total: z.number().int().min(0),
-    page: z.number().int().min(1),
-    pageSize: z.number().int().min(1),
-    hasMore: z.boolean(),
-  });
+  return z.object({ data: z.array(item), ...PageFields.shape });
 }
+
+/** One page of `T` as the paginated envelope answers it: `z.infer` of `paginated()`'s fields. */
+export type Page<T> = z.infer<typeof PageFields> & { data: T[] };
 
 /** A list answer that is not paginated (D7): `{ data: [...] }`. */
 export function list<T extends z.ZodType>(item: T) {

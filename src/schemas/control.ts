@@ -2,7 +2,7 @@
 import { z } from '@hono/zod-openapi';
 import { parseDuration } from '../duration.js';
 import type { ErrorCode } from '../errors.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { EVENT_TYPES } from './words.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';
 
 export const ClockState = z.object({ now: IsoTimestamp, speed: z.number() }).openapi('ClockState');

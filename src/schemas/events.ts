@@ -6,7 +6,7 @@
  * it does not know.
  */
 import { z } from '@hono/zod-openapi';
-import { EVENT_TYPES, type EventType } from '../webhooks/event-types.js';
+import { EVENT_TYPES, type EventType } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';
 import { LedgerEvent } from './delegated-sessions.js';
 import { PlanLimits } from './tenant.js';

@@ -1,6 +1,6 @@
 /** Seed files (`fixtures/default.json`, `svc serve --seed FILE`, `POST /_emulator/seed`). */
 import { z } from '@hono/zod-openapi';
-import { PLANS } from '../store/records.js';
+import { PLANS } from './words.js';
 import { API_KEY_PATTERN } from './api-keys.js';
 import { CreateAppBody } from './apps.js';
 import { IsoTimestamp, idOf } from './common.js';

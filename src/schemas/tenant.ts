@@ -1,6 +1,6 @@
 /** The tenant (spec part 4; DESIGN D3, D15). */
 import { z } from '@hono/zod-openapi';
-import { PLANS } from '../store/records.js';
+import { PLANS } from './words.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';
 
 export const ApiVersionDate = z

@@ -1,6 +1,6 @@
 /** Users (spec part 2, part 4; fields per DESIGN D7, D15). */
 import { z } from '@hono/zod-openapi';
-import { TRUST_LEVELS } from '../store/records.js';
+import { TRUST_LEVELS } from './words.js';
 import { IsoTimestamp, PageQuery, idOf } from './common.js';
 
 export const TrustLevel = z.enum(TRUST_LEVELS).openapi('TrustLevel');

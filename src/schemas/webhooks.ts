@@ -1,6 +1,6 @@
 /** Webhooks and deliveries (spec part 2, 4, 6; DESIGN D8, D9, D15). */
 import { z } from '@hono/zod-openapi';
-import { ALL_EVENTS, EVENT_TYPES } from '../webhooks/event-types.js';
+import { ALL_EVENTS, EVENT_TYPES } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';
 
 export const WebhookUrl = z

@@ -8,13 +8,14 @@ import { ApiError, conflict } from '../errors.js';
 import { ID_RANDOM_LENGTH, newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { BillingUsageView, CheckoutInput } from '../schemas/billing.js';
-import type { CheckoutSessionRecord, Plan, PortalSessionRecord } from '../store/records.js';
+import type { CheckoutSessionRecord, PortalSessionRecord } from '../store/records.js';
+import type { Plan } from '../schemas/words.js';
 import { emitEvent } from './events.js';
 import { getTenant, PLAN_LIMITS } from './tenants.js';
 import { usageMeter, utcDate } from './usage.js';
 
 /** The plans a tenant can be on, for the provider's pages to offer. */
-export { PLANS, type Plan } from '../store/records.js';
+export { PLANS, type Plan } from '../schemas/words.js';
 
 /** Monthly list prices, in cents of USD. */
 export const PLAN_PRICES: Record<Plan, number> = { free: 0, pro: 4_900, enterprise: 49_900 };

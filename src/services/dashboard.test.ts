@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { ACME_TENANT_ID, GLOBEX_TENANT_ID } from '../test-support/harness.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { EVENT_TYPES } from '../schemas/words.js';
 import { createApiKey, revokeApiKey } from './api-keys.js';
 import { createCheckout, createPortal, findCheckout, findPortal } from './billing.js';
 import { triggerEvent } from './control.js';

@@ -7,7 +7,7 @@
 import type { Runtime } from '../runtime.js';
 import type { TenantView } from '../schemas/tenant.js';
 import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { EVENT_TYPES } from '../schemas/words.js';
 import { eventPayload, type EventPayload } from '../webhooks/payload.js';
 import { controlDeliveryView, deadLetters, eventLog, type EventFilter } from './control.js';
 import { tenantView } from './tenants.js';

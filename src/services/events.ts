@@ -7,7 +7,7 @@
 import { newId } from '../ids.js';
 import type { EmitOptions, Runtime } from '../runtime.js';
 import type { EventRecord } from '../store/records.js';
-import type { EventType } from '../webhooks/event-types.js';
+import type { EventType } from '../schemas/words.js';
 import { DEFAULT_API_VERSION } from './tenants.js';
 
 /** Records an event. Call inside `rt.store.write()`. */

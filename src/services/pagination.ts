@@ -1,18 +1,12 @@
 /** Pagination (DESIGN D7): 1-based pages, `hasMore` is `page * pageSize < total`. */
-import { DEFAULT_PAGE_SIZE } from '../schemas/common.js';
+import { DEFAULT_PAGE_SIZE, type Page } from '../schemas/common.js';
 
 export interface PageRequest {
   page?: number | undefined;
   page_size?: number | undefined;
 }
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  pageSize: number;
-  hasMore: boolean;
-}
+export type { Page };
 
 export function paginate<T, V>(items: readonly T[], request: PageRequest, view: (item: T) => V): Page<V> {
   const page = request.page ?? 1;

@@ -2,7 +2,8 @@
 import { notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { TenantView, UpdateTenantInput } from '../schemas/tenant.js';
-import type { Plan, TenantRecord, TenantSettings } from '../store/records.js';
+import type { TenantRecord, TenantSettings } from '../store/records.js';
+import type { Plan } from '../schemas/words.js';
 
 export const DEFAULT_API_VERSION = '2026-11-01';
 

@@ -7,7 +7,8 @@ import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from '../schemas/webhooks.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
-import { ALL_EVENTS, isEventType, sampleEventData, type EventType } from '../webhooks/event-types.js';
+import { sampleEventData } from '../webhooks/event-types.js';
+import { ALL_EVENTS, isEventType, type EventType } from '../schemas/words.js';
 import { emitEvent } from './events.js';
 
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';

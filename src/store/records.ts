@@ -4,12 +4,8 @@
  * services map one onto the other.
  */
 import type { JsonObject, LedgerCommand, LedgerEvent, LedgerRejection } from '../ledger/types.js';
+import type { Plan, TrustLevel } from '../schemas/words.js';
 
-export type TrustLevel = 'guest' | 'basic' | 'verified' | 'trusted';
-export const TRUST_LEVELS = ['guest', 'basic', 'verified', 'trusted'] as const;
-
-export type Plan = 'free' | 'pro' | 'enterprise';
-export const PLANS = ['free', 'pro', 'enterprise'] as const;
 
 export interface TenantSettings {
   apiVersion: string;

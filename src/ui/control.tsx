@@ -2,7 +2,7 @@
 import type { Runtime } from '../runtime.js';
 import { tenantNames } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
-import { EVENT_TYPES } from '../webhooks/event-types.js';
+import { EVENT_TYPES } from '../schemas/words.js';
 import { Badge, Card, Empty, PostButton, Time } from './components.js';
 import { Layout, shortTime, UI_BASE, type PageFrame } from './layout.js';
 

@@ -12,7 +12,7 @@ import { newId } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { Deliveries, EmitOptions, Runtime } from '../runtime.js';
 import type { DeliveryRecord, EventRecord, WebhookRecord } from '../store/records.js';
-import { ALL_EVENTS } from './event-types.js';
+import { ALL_EVENTS } from '../schemas/words.js';
 import { eventPayload } from './payload.js';
 import { DEFAULT_DELIVERY_TIMEOUT_MS, sendAttempt } from './sender.js';
 

@@ -1,30 +1,6 @@
-/** The event types of DESIGN D8 and a realistic sample of each, for test deliveries and `svc trigger`. */
+/** A realistic sample of each event type's `data` (DESIGN D8), for test deliveries and `svc trigger`. */
 
-export const EVENT_TYPES = [
-  'user.created',
-  'user.updated',
-  'guest.created',
-  'guest.converted',
-  'wallet.created',
-  'tx.completed',
-  'tx.failed',
-  'session.revoked',
-  'mfa.enabled',
-  'mfa.disabled',
-  'api_key.created',
-  'api_key.revoked',
-  'domain.verified',
-  'billing.subscription.updated',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
-
-/** Subscribes to every type. */
-export const ALL_EVENTS = '*';
-
-export function isEventType(value: string): value is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(value);
-}
+import type { EventType } from '../schemas/words.js';
 
 const PARTY = 'sample-user::1220' + '5a'.repeat(32);
 

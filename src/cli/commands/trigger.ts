@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { loadUndici } from '../../undici.js';
 import type { DeliveryView } from '../../schemas/webhooks.js';
 import type { EventRecord } from '../../store/records.js';
-import { EVENT_TYPES, isEventType } from '../../webhooks/event-types.js';
+import { EVENT_TYPES, isEventType } from '../../schemas/words.js';
 import { controlRequest, originOf } from '../control-client.js';
 import { CliError } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
