@@ -4,13 +4,18 @@
  */
 import { createApp } from './app.js';
 import { silentLogger } from './logger.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from './runtime.js';
+import { openClock } from './clock/persisted.js';
+import { Scheduler } from './clock/scheduler.js';
+import { Sealer } from './crypto/seal.js';
+import type { Runtime, RuntimeOptions } from './runtime.js';
 import { listen, probePort, type RunningServer } from './server.js';
 import { hashSecret } from './services/api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
+import { Store } from './store/store.js';
 import { VERSION } from './version.js';
+import { Dispatcher } from './webhooks/dispatcher.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -37,6 +42,45 @@ export interface Emulator {
   /** The fixture's API keys that still work in this store. */
   readonly seededKeys: SeededKey[];
   close(): Promise<void>;
+}
+
+/**
+ * Builds a runtime: opens (and locks) the store, the clock of its data dir, the scheduler and
+ * the webhook dispatcher that resumes every stored delivery. createApp() takes it.
+ */
+export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const { store, isNew } = await Store.open({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    inMemory: options.inMemory ?? false,
+  });
+  try {
+    const sealer = Sealer.forDataDir(store.dataDir);
+    const clock = openClock(store.dataDir, options.clock);
+    const scheduler = new Scheduler(clock);
+    let dispatcher: Dispatcher | undefined;
+    const rt: Runtime = {
+      store,
+      clock,
+      scheduler,
+      sealer,
+      isNew,
+      options,
+      get dispatcher() {
+        if (!dispatcher) throw new Error('the dispatcher is not started');
+        return dispatcher;
+      },
+      async close() {
+        await scheduler.stop();
+        await store.close();
+      },
+    };
+    dispatcher = new Dispatcher(rt, options.logger);
+    scheduler.start();
+    return rt;
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }
 
 /** The fixture's keys whose hashes the store still holds (so they are printed only if they work). */

@@ -5,11 +5,10 @@
 export { createClient, ServiceError, unwrap } from './client/index.js';
 export type { ApiResult, CallOptions, Client, ClientOptions, Envelope, ErrorBody, Failure, FetchLike, Page, SentRequest, Success } from './client/index.js';
 
-export { startEmulator, DEFAULT_HOST, DEFAULT_PORT } from './emulator.js';
+export { createRuntime, startEmulator, DEFAULT_HOST, DEFAULT_PORT } from './emulator.js';
 export type { Emulator, EmulatorOptions, SeededKey } from './emulator.js';
 export { createApp, API_BASE_PATH } from './app.js';
 export type { AppOptions } from './app.js';
-export { createRuntime } from './runtime.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 
 export {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime } from './emulator.js';
 import { startTestEmulator, type TestEmulator } from './test-support/harness.js';
 
 describe('response headers', () => {

@@ -1,16 +1,15 @@
 /**
- * The runtime: everything a server instance holds (store, clock, scheduler, sealing key,
- * options, the webhook dispatcher), built once by createRuntime() and handed to createApp().
- * Services take it as their first argument.
+ * The runtime's contract: the shape of everything a server instance holds (store, clock,
+ * scheduler, sealing key, options, the webhook dispatcher as the services see it). Types
+ * only: createRuntime() in emulator.ts builds one, and services take it as their first
+ * argument.
  */
 import type { Clock, ClockOptions } from './clock/clock.js';
-import { openClock } from './clock/persisted.js';
-import { Scheduler } from './clock/scheduler.js';
-import { Sealer } from './crypto/seal.js';
+import type { Scheduler } from './clock/scheduler.js';
+import type { Sealer } from './crypto/seal.js';
 import type { Logger } from './logger.js';
 import type { DeliveryRecord, EventRecord } from './store/records.js';
-import { Store } from './store/store.js';
-import { Dispatcher } from './webhooks/dispatcher.js';
+import type { Store } from './store/store.js';
 
 export interface RuntimeOptions {
   dataDir?: string;
@@ -59,39 +58,4 @@ export interface Runtime {
   /** Sends webhook deliveries and keeps their retry schedule (D9). */
   readonly dispatcher: Deliveries;
   close(): Promise<void>;
-}
-
-export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const { store, isNew } = await Store.open({
-    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-    inMemory: options.inMemory ?? false,
-  });
-  try {
-    const sealer = Sealer.forDataDir(store.dataDir);
-    const clock = openClock(store.dataDir, options.clock);
-    const scheduler = new Scheduler(clock);
-    let dispatcher: Dispatcher | undefined;
-    const rt: Runtime = {
-      store,
-      clock,
-      scheduler,
-      sealer,
-      isNew,
-      options,
-      get dispatcher() {
-        if (!dispatcher) throw new Error('the dispatcher is not started');
-        return dispatcher;
-      },
-      async close() {
-        await scheduler.stop();
-        await store.close();
-      },
-    };
-    dispatcher = new Dispatcher(rt, options.logger);
-    scheduler.start();
-    return rt;
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
 }

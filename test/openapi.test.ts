@@ -5,7 +5,8 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
-import { createRuntime, type Runtime } from '../src/runtime.js';
+import { createRuntime } from '../src/emulator.js';
+import type { Runtime } from '../src/runtime.js';
 import { SERVED_OPERATIONS, SPEC_AREAS, SPEC_OPERATIONS } from './spec-operations.js';
 
 /** The version segment every path of the document starts with (spec part 1, DESIGN D1). */

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/emulator.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../../src/services/seed.js';
 import { prepareUser, userView, type PreparedUser } from '../../src/services/users.js';
 import { TRUST_LEVELS } from '../../src/schemas/words.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime } from '../emulator.js';
+import type { Runtime } from '../runtime.js';
 import { activeContracts, commandTemplates, submitCommand, visibleContract } from './ledger.js';
 import { deniedReason } from './permissions.js';
 import type { LedgerCommand, LedgerOutcome } from './types.js';

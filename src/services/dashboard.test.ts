@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime } from '../emulator.js';
+import type { Runtime } from '../runtime.js';
 import { ACME_TENANT_ID, GLOBEX_TENANT_ID } from '../test-support/harness.js';
 import { EVENT_TYPES } from '../schemas/words.js';
 import { createApiKey, revokeApiKey } from './api-keys.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../runtime.js';
+import { createRuntime } from '../emulator.js';
+import type { Runtime } from '../runtime.js';
 import { CACHED_TERMS, searchUsers } from './user-search.js';
 import { createUser } from './users.js';
 

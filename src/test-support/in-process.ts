@@ -5,7 +5,8 @@
  * keeps one real-port test for what only a socket shows (streamed bodies, connection handling).
  */
 import { createApp } from '../app.js';
-import { createRuntime, type Runtime, type RuntimeOptions } from '../runtime.js';
+import { createRuntime } from '../emulator.js';
+import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../services/seed.js';
 import { ACME_KEY, type ApiResponse, type RequestOptions } from './harness.js';
 

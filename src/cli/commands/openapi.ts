@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadUndici } from '../../undici.js';
 import { createApp } from '../../app.js';
-import { createRuntime } from '../../runtime.js';
+import { createRuntime } from '../../emulator.js';
 import { VERSION } from '../../version.js';
 import { originOf } from '../control-client.js';
 import { CliError } from '../output.js';
