@@ -5,7 +5,7 @@ import { Analytics, AnalyticsQuery } from '../schemas/analytics.js';
 import { envelope, jsonResponse } from '../schemas/common.js';
 import { analytics } from '../services/analytics.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Analytics'];
 

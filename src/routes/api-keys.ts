@@ -5,7 +5,7 @@ import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/api-keys.js'
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['API keys'];
 const security = API_KEY_SECURITY;

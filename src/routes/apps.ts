@@ -5,7 +5,7 @@ import { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../sch
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
 import { appView, createApp, deleteApp, getApp, listApps, updateApp } from '../services/apps.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Apps'];
 const security = API_KEY_SECURITY;

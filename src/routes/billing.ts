@@ -5,7 +5,7 @@ import { BillingUsage, CheckoutBody, CheckoutSession, PortalBody, PortalSession 
 import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
 import { billingUsage, checkoutUrl, createCheckout, createPortal, portalUrl } from '../services/billing.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Billing'];
 const security = API_KEY_SECURITY;

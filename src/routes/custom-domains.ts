@@ -5,7 +5,7 @@ import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJs
 import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
 import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/domains.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Custom domains'];
 const security = API_KEY_SECURITY;

@@ -22,7 +22,7 @@ import {
   transactionView,
 } from '../services/delegated-sessions.js';
 import { newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Delegated sessions'];
 const security = SESSION_SECURITY;

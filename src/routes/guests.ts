@@ -9,7 +9,7 @@ import { CleanupGuestsBody, CleanupResult, ConvertGuestBody, ConvertedGuest, Cre
 import { cleanupGuests, convertGuest, createGuest, deleteGuest, getGuest, guestView } from '../services/guests.js';
 import { userView } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Guest sessions'];
 const security = API_KEY_SECURITY;

@@ -5,7 +5,7 @@ import type { Runtime } from '../runtime.js';
 import { envelope, jsonResponse, ErrorEnvelope } from '../schemas/common.js';
 import { Health, Ready } from '../schemas/health.js';
 import { newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Health'];
 const startedAt = Date.now();

@@ -8,7 +8,7 @@ import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJs
 import { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified, VerifyBody, VerifySetupBody } from '../schemas/mfa.js';
 import { disableMfa, mfaStatus, openMfaChallenge, setupMfa, verifyMfa, verifyMfaSetup } from '../services/mfa.js';
 import { newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['MFA'];
 const security = SESSION_SECURITY;

@@ -11,7 +11,7 @@ import { envelope, errorResponses, jsonBody, jsonResponse, list } from '../schem
 import { DeletedShares, KeyShare, RecoverBody, RecoveredKey, StoreShareBody, StoredShare, WalletIdParam } from '../schemas/mpc.js';
 import { deleteShares, recoverWalletKey, retrieveShares, storeShare, storedShareView } from '../services/mpc.js';
 import { newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['MPC key management'];
 const security = SESSION_SECURITY;

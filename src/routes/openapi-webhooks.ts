@@ -6,7 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { DeliveryHeaders, EVENT_PAYLOADS, eventTypeName } from '../schemas/events.js';
 import { EVENT_TYPES, type EventType } from '../schemas/words.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 /** When each event is sent (DESIGN D8). */
 const EMITTED_WHEN: Record<EventType, string> = {

@@ -8,29 +8,8 @@ import type { AppEnv } from '../middleware/context.js';
 import { jsonResponse } from '../schemas/common.js';
 import { OpenApiDocument } from '../schemas/openapi.js';
 import { withSharedResponses, type OpenApiObject } from './openapi-responses.js';
+import { API_TAGS, type ApiTag } from './openapi-tags.js';
 import { registerWebhooks } from './openapi-webhooks.js';
-
-/** One tag per area of the spec (part 1), in the spec's order, and one for this document; every operation carries one. */
-export const API_TAGS = [
-  { name: 'Apps', description: 'Applications of the tenant: create, list (paginated), read, update and delete.' },
-  { name: 'Users', description: 'Users of the tenant, each with a Canton party; the signed-in user\'s wallet under /users/me/wallet.' },
-  { name: 'API keys', description: 'Keys that call the API for the tenant. A key\'s value is answered once, when it is created.' },
-  { name: 'Webhooks', description: 'HTTP endpoints that receive signed event deliveries; test events and the deliveries of each endpoint.' },
-  { name: 'Passkey/WebAuthn', description: 'Sign-up and sign-in with passkeys: a challenge, then its verification.' },
-  { name: 'Telegram', description: 'Sign-in with Telegram Login Widget or Mini App data, and the widget\'s bot configuration.' },
-  { name: 'Guest sessions', description: 'Guest users signed in without credentials: create, read, convert into a user, expire one or many.' },
-  { name: 'Delegated sessions', description: 'Limited sessions a user grants to run ledger commands and queries for its wallet.' },
-  { name: 'MFA', description: 'TOTP multi-factor authentication of the signed-in user: setup, challenge, verify, status, disable.' },
-  { name: 'MPC key management', description: 'Shamir shares of a wallet\'s key: store, retrieve and delete them, recover the key.' },
-  { name: 'Custom domains', description: 'The tenant\'s own domain, proven with a DNS TXT record.' },
-  { name: 'Tenant', description: 'The tenant the API key acts for, and its settings.' },
-  { name: 'Analytics', description: 'Usage statistics of the tenant over 7, 30 or 90 days.' },
-  { name: 'Billing', description: 'Checkout and billing portal sessions at the payment provider, and this month\'s usage.' },
-  { name: 'Health', description: 'Liveness and readiness probes; they need no API key.' },
-  { name: 'OpenAPI', description: 'This document; it needs no API key.' },
-] as const;
-
-export type ApiTag = (typeof API_TAGS)[number]['name'];
 
 /** `svc serve` at its default address (DESIGN D1); the spec's base URL is this plus /v1. */
 const DEFAULT_SERVER = 'http://127.0.0.1:4010';

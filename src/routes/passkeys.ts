@@ -8,7 +8,7 @@ import { LoginOptionsQuery, LoginVerifyBody, PasskeyOptions, RegisterOptionsBody
 import { authenticationOptions, registrationOptions, verifyAuthentication, verifyRegistration } from '../services/passkeys.js';
 import { signInView } from '../services/sessions.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Passkey/WebAuthn'];
 const security = API_KEY_SECURITY;

@@ -7,7 +7,7 @@ import { TelegramVerifyBody, TelegramWidgetConfig } from '../schemas/telegram.js
 import { signInView } from '../services/sessions.js';
 import { signInWithTelegram, widgetConfig, type WidgetFields } from '../services/telegram.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Telegram'];
 const security = API_KEY_SECURITY;

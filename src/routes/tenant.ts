@@ -5,7 +5,7 @@ import { envelope, jsonBody, jsonResponse } from '../schemas/common.js';
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import { tenantView, updateTenant } from '../services/tenants.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Tenant'];
 const security = API_KEY_SECURITY;

@@ -7,7 +7,7 @@ import { asDocument, envelopeText, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
 import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Users'];
 const security = API_KEY_SECURITY;

@@ -7,7 +7,7 @@ import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/com
 import { ClaimWalletBody, ClaimedWallet, Wallet } from '../schemas/wallets.js';
 import { claimWallet, getClaimedWallet, walletView } from '../services/wallets.js';
 import { newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Users'];
 const security = SESSION_SECURITY;

@@ -21,7 +21,7 @@ import {
   updateWebhook,
 } from '../services/webhooks.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
-import type { ApiTag } from './openapi.js';
+import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Webhooks'];
 const security = API_KEY_SECURITY;
