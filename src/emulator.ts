@@ -57,7 +57,8 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
     const sealer = Sealer.forDataDir(store.dataDir);
     const clock = openClock(store.dataDir, options.clock);
     const scheduler = new Scheduler(clock);
-    let dispatcher: Dispatcher | undefined;
+    // The dispatcher needs the runtime it belongs to, so it is made once the runtime exists.
+    const made: { dispatcher?: Dispatcher } = {};
     const rt: Runtime = {
       store,
       clock,
@@ -66,15 +67,15 @@ export async function createRuntime(options: RuntimeOptions = {}): Promise<Runti
       isNew,
       options,
       get dispatcher() {
-        if (!dispatcher) throw new Error('the dispatcher is not started');
-        return dispatcher;
+        if (!made.dispatcher) throw new Error('the dispatcher is not started');
+        return made.dispatcher;
       },
       async close() {
         await scheduler.stop();
         await store.close();
       },
     };
-    dispatcher = new Dispatcher(rt, options.logger);
+    made.dispatcher = new Dispatcher(rt, options.logger);
     scheduler.start();
     return rt;
   } catch (error) {

@@ -9,5 +9,5 @@ let loading: Promise<Undici> | undefined;
 export function loadUndici(): Promise<Undici> {
   // A CommonJS package: its module.exports is the default export both in Node's ESM loader
   // and in the bundle, where the named exports of a dynamic import are not filled in.
-  return (loading ??= import('undici').then((module) => ((module as { default?: Undici }).default ?? module) as Undici));
+  return (loading ??= import('undici').then((module) => (module as { default?: Undici }).default ?? module));
 }

@@ -146,7 +146,7 @@ describe('svc serve killed with SIGKILL while it writes', () => {
       svc.child.kill('SIGKILL');
       expect((await svc.exited).signal).toBe('SIGKILL');
       // Every worker stops on a network error, never on a wrong answer.
-      for (const outcome of await Promise.all(workers)) expect(String(outcome), `kill delays ${delays}`).toMatch(/fetch failed|other side closed|ECONNRESET|ECONNREFUSED/i);
+      for (const outcome of await Promise.all(workers)) expect(String(outcome), `kill delays ${delays.join(', ')}`).toMatch(/fetch failed|other side closed|ECONNRESET|ECONNREFUSED/i);
       expect(() => JSON.parse(readFileSync(join(dataDir, 'db.json'), 'utf8'))).not.toThrow();
 
       svc = await serve();

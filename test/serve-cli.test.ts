@@ -15,6 +15,8 @@ import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'svc.js');
 const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'index.js');
+// The escape character that starts a terminal colour code.
+// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 const work = mkdtempSync(join(tmpdir(), 'svc-cli-'));
@@ -63,8 +65,8 @@ function launch(args: string[]): { child: ChildProcess; stdout: () => string; st
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   return { child, stdout: () => out.replace(ANSI, ''), stderr: () => err.replace(ANSI, ''), exited };
 }

@@ -141,7 +141,7 @@ describe('the document\'s webhooks, checked against real deliveries', () => {
         const value = delivery.headers[header.name.toLowerCase()];
         if (typeof value !== 'string') {
           if (header.required) problems.push(`${type}: no ${header.name}`);
-        } else if (!header.check(value)) problems.push(`${type}: ${header.name} ${value}: ${ajv.errorsText(header.check.errors)}`);
+        } else if (!header.check(value)) problems.push(`${type}: ${header.name} ${JSON.stringify(value)}: ${ajv.errorsText(header.check.errors)}`);
       }
       expect(delivery.headers['x-service-event-id']).toBe(id);
     }

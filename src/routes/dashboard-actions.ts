@@ -65,11 +65,11 @@ function retryMessage(delivery: DeliveryView): string {
     : `Delivery ${delivery.id} failed again (${outcome}); it is ${delivery.status === 'dead' ? 'back in the DLQ' : delivery.status}.`;
 }
 
-type Action = (form: Form, c: Context<AppEnv>) => Promise<string | { message: string; back: string }>;
+type Action = (form: Form, c: Context<AppEnv, string>) => string | { message: string; back: string } | Promise<string | { message: string; back: string }>;
 
 /** Runs an action and answers 303 to `back` with its message, or with the error's. */
 function action(run: Action) {
-  return async (c: Context<AppEnv>) => {
+  return async (c: Context<AppEnv, string>) => {
     const body = await formBody(c.req);
     const form: Form = {};
     for (const [name, value] of Object.entries(body)) if (typeof value === 'string') form[name] = value;
@@ -101,7 +101,7 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/clock',
-    action(async (form) => {
+    action((form) => {
       const now = given(form, 'now');
       const when = now === undefined ? undefined : new Date(now);
       if (when !== undefined && Number.isNaN(when.getTime())) throw new ApiError('validation_error', `now: "${now}" is not an ISO 8601 time`);
@@ -137,7 +137,7 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/faults',
-    action(async (form) => {
+    action((form) => {
       const fault = faultInjector(rt).add(
         parseForm(FaultBody, {
           method: given(form, 'method'),
@@ -155,7 +155,7 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/faults/clear',
-    action(async () => `Cleared ${plural(faultInjector(rt).clear(), 'fault')}.`),
+    action(() => `Cleared ${plural(faultInjector(rt).clear(), 'fault')}.`),
   );
 
   app.post(

@@ -6,7 +6,6 @@ import { verifySignature } from '../webhooks/signature.js';
 
 const IOU = '#pkg:Iou:Iou';
 const TRANSFER = '#pkg:Iou:IouTransfer';
-const HOUR = 60 * 60 * 1000;
 
 describe('delegated sessions on the embedded ledger', () => {
   let svc: TestEmulator;

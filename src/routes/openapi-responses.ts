@@ -80,8 +80,9 @@ function addSharedResponses(method: string, operation: Operation): void {
   for (const [status, name, applies] of shared) if (applies && responses[status] === undefined) responses[status] = ref(name);
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   if (!keyed) return;
-  for (const [status, response] of Object.entries(operation.responses)) {
-    if (/^2\d\d$/.test(status) && !('$ref' in response)) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+  for (const status of Object.keys(operation.responses)) {
+    const response = operation.responses[status] as { $ref?: string; headers?: Record<string, unknown> };
+    if (/^2\d\d$/.test(status) && response.$ref === undefined) response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
   }
 }
 

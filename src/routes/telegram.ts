@@ -5,7 +5,7 @@ import { NO_STORE, SignIn } from '../schemas/auth.js';
 import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
 import { TelegramVerifyBody, TelegramWidgetConfig } from '../schemas/telegram.js';
 import { signInView } from '../services/sessions.js';
-import { signInWithTelegram, widgetConfig, type WidgetFields } from '../services/telegram.js';
+import { signInWithTelegram, widgetConfig } from '../services/telegram.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 
@@ -23,7 +23,7 @@ export function telegramRoutes(rt: Runtime) {
         const body = c.req.valid('json');
         const initData = typeof body.initData === 'string' ? body.initData : undefined;
         const { user, session } = await signInWithTelegram(rt, c.get('tenant'), {
-          ...(initData === undefined ? { widget: body as WidgetFields } : { initData }),
+          ...(initData === undefined ? { widget: body } : { initData }),
           authorization: c.req.header('authorization'),
         });
         return c.json({ data: signInView(user, session) }, 200, NO_STORE);

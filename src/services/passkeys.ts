@@ -6,7 +6,7 @@
  * verifications sign the user in.
  */
 import { randomBytes } from 'node:crypto';
-import type { AuthenticationResponseJSON, AuthenticatorTransport, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { ApiError, conflict, notFound } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
@@ -41,7 +41,7 @@ function passkeysOf(rt: Runtime, user: UserRecord): PasskeyRecord[] {
 }
 
 function descriptor(passkey: PasskeyRecord) {
-  return { id: passkey.credentialId, transports: passkey.transports as AuthenticatorTransport[] };
+  return { id: passkey.credentialId, transports: passkey.transports };
 }
 
 function challengeRecord(rt: Runtime, tenantId: string, fields: Pick<WebauthnChallengeRecord, 'kind' | 'challenge' | 'email' | 'name' | 'userId' | 'userHandle'>): WebauthnChallengeRecord {
@@ -192,7 +192,7 @@ export async function verifyAuthentication(rt: Runtime, tenant: TenantRecord, ch
       expectedChallenge: challenge.challenge,
       expectedOrigin: origins,
       expectedRPID: rpId,
-      credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: passkey.transports as AuthenticatorTransport[] },
+      credential: { id: passkey.credentialId, publicKey: isoBase64URL.toBuffer(passkey.publicKey), counter: passkey.counter, transports: passkey.transports },
       requireUserVerification: false,
     }),
   );

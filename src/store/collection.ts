@@ -197,7 +197,7 @@ export class Collection<T extends AnyRecord> {
 
 function addToTenant<T extends AnyRecord>(byTenant: Map<string, Map<string, T>>, record: T): void {
   let tenantMap = byTenant.get(record.tenantId!);
-  if (!tenantMap) byTenant.set(record.tenantId!, (tenantMap = new Map()));
+  if (!tenantMap) byTenant.set(record.tenantId!, (tenantMap = new Map<string, T>()));
   tenantMap.set(record.id, record);
 }
 

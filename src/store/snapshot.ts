@@ -31,7 +31,10 @@ const NEWLINE = 0x0a;
 /** `"name":[`, `"name":[],` and the like: a collection opens (and maybe closes) on its own line. */
 const COLLECTION_LINE = /^"([A-Za-z][A-Za-z0-9_]*)":\[(\])?(,?)$/;
 
+// Any character above ASCII; \x00 is the range's lower end, not a control character sought.
+// eslint-disable-next-line no-control-regex
 const NON_ASCII = /[^\x00-\x7f]/;
+// eslint-disable-next-line no-control-regex
 const NON_ASCII_ALL = /[^\x00-\x7f]/g;
 
 /** A record of the snapshot held as its JSON text, not yet parsed; only its id is known. */
