@@ -56,7 +56,7 @@ const RECENT_KEY_HASHES = 256;
 /** Longer values (no key is) are hashed each time rather than kept. */
 const MEMO_MAX_LENGTH = 128;
 
-function presentedKeyHash(value: string): string {
+export function presentedKeyHash(value: string): string {
   if (value.length > MEMO_MAX_LENGTH) return hashSecret(value);
   let hash = recentKeyHashes.get(value);
   if (hash === undefined) {
