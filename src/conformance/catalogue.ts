@@ -1,6 +1,8 @@
 /**
- * The check catalogue, in run order: reads before writes where it matters, and the checks
- * that move the emulator clock (retries, DLQ) last, so nothing after them sees a day jump.
+ * The check catalogue, in report order: reads before writes where it matters, the checks that
+ * hold the emulator clock (sessions, challenges, codes) before those that move it, and the
+ * retries and the DLQ last, so nothing after them sees a day jump. Checks that conflict run in
+ * this order (schedule.ts); the rest run at once.
  */
 import { apiKeyChecks } from './checks/api-keys.js';
 import { analyticsChecks, billingChecks, domainChecks, signInChecks } from './checks/areas.js';
@@ -10,7 +12,7 @@ import { controlChecks } from './checks/control.js';
 import { errorChecks } from './checks/errors.js';
 import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
-import { limitChecks } from './checks/limits.js';
+import { limitChecks, rateLimitChecks } from './checks/limits.js';
 import { mfaChecks } from './checks/mfa.js';
 import { passkeyChecks } from './checks/passkeys.js';
 import { healthChecks, tenantChecks } from './checks/tenant-health.js';
@@ -22,7 +24,7 @@ import { walletChecks } from './checks/wallets.js';
 import type { Check } from './types.js';
 
 /** Checks that move the emulator clock (and so end sessions and come due deliveries) run last. */
-const movesClock = (check: Check): boolean => check.tags.includes('clock');
+const movesClock = (check: Check): boolean => check.uses?.clock === 'moves';
 
 export const CATALOGUE: readonly Check[] = [
   ...healthChecks,
@@ -43,10 +45,12 @@ export const CATALOGUE: readonly Check[] = [
   ...webhookDeliveryChecks,
   ...walletChecks.filter((check) => !movesClock(check)),
   ...limitChecks,
-  ...controlChecks,
   ...mfaChecks,
+  ...controlChecks,
   ...walletChecks.filter(movesClock),
   ...webhookRetryChecks,
+  // Alone at the end: its flood of requests would hold up any check running beside it.
+  ...rateLimitChecks,
 ];
 
 /** Ids must be unique and every check must say where its rule comes from. */
@@ -59,6 +63,7 @@ export function catalogueProblems(checks: readonly Check[] = CATALOGUE): string[
     if (check.tags.length === 0) problems.push(`${check.id} has no tags`);
     if (check.spec.trim() === '') problems.push(`${check.id} names no spec line`);
     if (check.slow === true && !check.tags.includes('slow')) problems.push(`${check.id} is slow but not tagged slow`);
+    if (check.uses !== undefined && check.uses.why.trim() === '') problems.push(`${check.id} says not why it runs apart`);
   }
   return problems;
 }

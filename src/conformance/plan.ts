@@ -19,7 +19,7 @@ const WRITES: Record<string, string> = {
   mfa: 'guest sessions with MFA enabled (expired at the end)',
   mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
   'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',
-  passkeys: 'WebAuthn challenges and a user registered with a passkey (kept); a tenant that allows no origin gets https://<rpId> for the run',
+  passkeys: 'WebAuthn challenges and users registered with a passkey, one per check (kept); a tenant that allows no origin gets https://<rpId> for the run',
   billing: 'checkout (to a plan the tenant is not on) and portal sessions at the emulated provider (never completed; they expire)',
   'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
   'rate-limits': 'an API key (revoked at the end)',
@@ -39,8 +39,7 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
   lines.push(`${selected.length - writers.length} checks only read; ${writers.length} write:`);
   for (const { check } of writers) {
     const area = check.tags[0] ?? '';
-    const movesClock = check.profile === 'emulator' && (check.tags.includes('retries') || check.tags.includes('clock'));
-    const clock = movesClock ? '; advances the emulator clock' : '';
+    const clock = check.uses?.clock === 'moves' ? '; advances the emulator clock' : '';
     lines.push(`  ${check.id}: ${WRITES[area] ?? 'records named with the run id (removed at the end)'}${clock}`);
   }
   for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);

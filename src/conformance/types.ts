@@ -25,13 +25,52 @@ export interface Check {
   slow?: boolean;
   /** Needs a key of a second tenant (`--second-api-key`). */
   needsSecondKey?: boolean;
+  /** State the check shares with the others of a run, when it must not run beside some of them. */
+  uses?: Uses;
+  /**
+   * Takes many round trips one after another (seconds against a far target): among the checks
+   * free to start, it starts before the short ones, so that it does not hold up the end of a run.
+   */
+  long?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }
+
+/**
+ * What a check does to state that every check of a run shares, when that keeps it apart from
+ * others. Checks run at once (up to `--concurrency`) unless two conflict; two that conflict run
+ * one after the other, in catalogue order, so results do not depend on which finished first.
+ *
+ * - `clock: 'moves'` advances the emulator clock (DESIGN D10) far enough to end or upset what
+ *   others hold on it: it runs apart from every other check that uses the clock. `clock: 'holds'`
+ *   holds something the clock ends or judges (a session, a challenge, a TOTP code, dated data,
+ *   a retry due in real time), or moves it by no more than a second; such checks run beside
+ *   each other, never beside one that moves the clock.
+ * - `lists: 'walks'` reads a whole list page by page and needs it not to grow meanwhile: it runs
+ *   apart from every check that creates records (`creates`).
+ * - `alone` runs with no other check at all.
+ */
+export interface Uses {
+  clock?: 'moves' | 'holds';
+  lists?: 'walks';
+  alone?: true;
+  /** Why the check is kept apart, in a few words (for the reader, and `--list`). */
+  why: string;
+}
+
+/**
+ * When a removal runs at the end of a run: `first` those that act through another record the
+ * run removes (a delegated session is revoked with its user's session token), then `records`
+ * (the default), then `tenant` (the settings the run's sessions were made under, and the
+ * tenant's name). A stage starts when the one before has ended; removals of the first two run
+ * at once (up to the run's concurrency), the tenant's are put back one at a time, last first.
+ */
+export type CleanupStage = 'first' | 'records' | 'tenant';
 
 /** Something the run created, and how to remove it at the end. */
 export interface Cleanup {
   description: string;
   run(): Promise<void>;
+  stage?: CleanupStage;
 }
 
 export interface CheckContext {
@@ -57,7 +96,7 @@ export interface CheckContext {
   email(label: string): string;
   /** Records something the run made that it cannot remove (a user: the spec has no delete), for the report. */
   keep(description: string): void;
-  /** Registers removal of a record; cleanups run last-in first-out at the end of the run. */
+  /** Registers removal of a record, run at the end of the run in its stage (CleanupStage). */
   defer(cleanup: Cleanup): void;
   /** A value shared by the checks of a run (a webhook wired to the receiver, say), made once. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;

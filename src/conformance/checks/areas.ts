@@ -147,6 +147,7 @@ export const signInChecks: Check[] = [
     spec: 'part 4 (Telegram verify), D6',
     profile: 'emulator',
     creates: false,
+    uses: { clock: 'holds', why: 'dates its data by the emulator clock, just before the target judges it' },
     run: async (ctx) => {
       const { data: config } = expectShape(await ctx.client.telegram.widgetConfig(), envelope(TelegramWidgetConfig), 'D15: the widget configuration');
       if (!config.configured) throw new CheckSkip('the tenant has no Telegram bot token, so no Telegram data can be verified (the token is write-only: the suite does not set one)');

@@ -3,7 +3,7 @@ import { envelope } from '../../schemas/common.js';
 import { ClockState } from '../../schemas/control.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import type { Check } from '../types.js';
-import { createUser } from './support.js';
+import { createUser, EVENTS_LOOKED_AT } from './support.js';
 
 export const controlChecks: Check[] = [
   {
@@ -13,6 +13,9 @@ export const controlChecks: Check[] = [
     spec: 'D10',
     profile: 'emulator',
     creates: false,
+    // It moves the clock 1 s, less than anything a check holds on it minds (TOTP codes allow 30 s,
+    // challenges 5 minutes); it must only not come between the steps of the retry schedule.
+    uses: { clock: 'holds', why: 'moves the clock 1 s, which only the retry schedule, timed to the second, would see' },
     run: async (ctx) => {
       const before = expectShape(await ctx.client.emulator.clock(), envelope(ClockState), 'D10: the clock state');
       const result = await ctx.client.emulator.advance('1s');
@@ -31,7 +34,7 @@ export const controlChecks: Check[] = [
     creates: true,
     run: async (ctx) => {
       const user = await createUser(ctx, 'events');
-      const result = await ctx.client.emulator.events({ type: 'user.created', limit: 50 });
+      const result = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
       expectStatus(result, 200, 'D11: the event log');
       expect(result.ok && result.body.data.some((e) => JSON.stringify(e['data']).includes(user.id)), 'D8: every action records its event', 'no user.created for the new user', result);
       expect(result.ok && result.body.data.every((e) => e['type'] === 'user.created'), 'D11: the type filter', 'other types listed', result);

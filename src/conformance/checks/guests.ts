@@ -7,8 +7,8 @@ import { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../../schema
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectError, expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
-import { guestSession } from './sessions.js';
-import { createUser, missingId } from './support.js';
+import { guestSession, HOLDS_SESSION } from './sessions.js';
+import { createUser, EVENTS_LOOKED_AT, missingId } from './support.js';
 
 export const guestChecks: Check[] = [
   {
@@ -18,6 +18,7 @@ export const guestChecks: Check[] = [
     spec: 'part 4 (Guest sessions), part 5.5',
     profile: 'spec',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       const read = await ctx.client.request('GET', `/guests/${guest.guestId}`);
@@ -32,6 +33,7 @@ export const guestChecks: Check[] = [
     spec: 'part 3.3, 3.4, part 7 (410)',
     profile: 'spec',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       expectStatus(await ctx.client.request('DELETE', `/guests/${guest.guestId}`), [200, 204], 'part 3.4: guest sessions can be expired singly (DELETE)');
@@ -58,6 +60,7 @@ export const guestChecks: Check[] = [
     spec: 'D4, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       expectStatus(guest.result, 201, 'part 7/D15: create → 201 Created');
@@ -73,6 +76,7 @@ export const guestChecks: Check[] = [
     spec: 'D4, D6',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       const ended = await ctx.client.guests.expire(guest.guestId);
@@ -88,6 +92,7 @@ export const guestChecks: Check[] = [
     spec: 'part 3.4, D8, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       const email = ctx.email('converted');
@@ -95,7 +100,7 @@ export const guestChecks: Check[] = [
       expectStatus(result, 200, 'part 3.4: guests can be converted into a user');
       const { data } = expectShape(result, envelope(ConvertedGuest), 'D15: convert answers { user, session, guest }');
       expect(data.user.id === guest.userId && data.user.email === email && data.user.trustLevel === 'basic', 'D15: the same user, now basic with the e-mail', `${data.user.id} ${data.user.email} ${data.user.trustLevel}`, result);
-      const events = await ctx.client.emulator.events({ type: 'user.created', limit: 50 });
+      const events = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
       expect(events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(guest.userId)), 'D8: a guest conversion emits user.created', 'no user.created for the converted guest', events);
     },
   },
@@ -106,6 +111,7 @@ export const guestChecks: Check[] = [
     spec: 'part 7 (409), D6',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await createUser(ctx, 'taken');
       const guest = await guestSession(ctx);
@@ -119,6 +125,7 @@ export const guestChecks: Check[] = [
     spec: 'part 3.4 (bulk expire), D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const guest = await guestSession(ctx);
       // A century: only sessions that old are ended, so the run touches nothing of the tenant's.

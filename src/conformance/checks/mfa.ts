@@ -9,28 +9,47 @@ import { MfaChallenge, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../.
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, emulatorNow, guestSession, type Session } from './sessions.js';
+import { advanceClock, advancePast, emulatorNow, guestSession, HOLDS_SESSION, type Session } from './sessions.js';
 
 interface MfaUser extends Session {
   secret: string;
   recoveryCodes: string[];
+  /** The emulator time the code that enabled MFA was made for. */
+  enabledAt: number;
 }
 
-export async function totp(ctx: CheckContext, secret: string): Promise<string> {
-  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: await emulatorNow(ctx) });
+/** The TOTP code of `secret` at `nowMs`, a time of the emulator clock (D5 judges codes on it). */
+export function codeAt(secret: string, nowMs: number): string {
+  return new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: nowMs });
+}
+
+/** A code that is not the right one at `nowMs`. */
+function wrongCode(secret: string, nowMs: number): string {
+  return codeAt(secret, nowMs) === '000000' ? '111111' : '000000';
 }
 
 type Answer<K extends keyof CheckContext['client']['mfa']> = Awaited<ReturnType<CheckContext['client']['mfa'][K]>>;
 
-/** Sets up and enables MFA for a signed-in user (D5). */
+/**
+ * Sets up and enables MFA for a signed-in user (D5). It leaves the clock where it is (so the
+ * checks that only enable MFA need not run apart from others): a check that then verifies a
+ * right code moves to a later TOTP step first (nextStep).
+ */
 export async function enableMfa<S extends Session>(ctx: CheckContext, session: S): Promise<S & MfaUser & { setup: Answer<'setup'>; enabled: Answer<'verifySetup'> }> {
-  const setup = await ctx.client.mfa.setup(session.token);
+  // The clock is read while setup is answered: a code is good for ±30 s (D5), far more than a round trip.
+  const [setup, enabledAt] = await Promise.all([ctx.client.mfa.setup(session.token), emulatorNow(ctx)]);
   const { data } = expectShape(setup, envelope(MfaSetup), 'D5/D15: setup answers secret, otpauthUrl, qrCode');
-  const enabled = await ctx.client.mfa.verifySetup(session.token, await totp(ctx, data.secret));
+  const enabled = await ctx.client.mfa.verifySetup(session.token, codeAt(data.secret, enabledAt));
   const body = expectShape(enabled, envelope(MfaEnabled), 'D5: verify-setup with a right code enables MFA');
-  // The next code must come from a later 30-second step than the one just used.
-  await advanceClock(ctx, '30s');
-  return { ...session, secret: data.secret, recoveryCodes: body.data.recoveryCodes, setup, enabled };
+  return { ...session, secret: data.secret, recoveryCodes: body.data.recoveryCodes, enabledAt, setup, enabled };
+}
+
+/**
+ * A code used once may be refused again (RFC 6238 5.2): the next right code comes from a later
+ * 30-second step. Answers the emulator's now after the step.
+ */
+function nextStep(ctx: CheckContext): Promise<number> {
+  return advanceClock(ctx, '30s');
 }
 
 /** A guest with MFA set up and enabled, made once per run. */
@@ -38,11 +57,9 @@ function mfaUser(ctx: CheckContext) {
   return ctx.shared('mfa-user', async () => enableMfa(ctx, await guestSession(ctx)));
 }
 
-/** Moves the emulator clock past the tenant's MFA freshness, so no session is fresh any more. */
+/** Moves the emulator clock past the MFA freshness the run holds, so no session is fresh any more. */
 export async function outliveFreshness(ctx: CheckContext): Promise<void> {
-  const tenant = await ctx.client.tenant.get();
-  await advanceClock(ctx, tenant.ok ? tenant.body.data.settings.mfaFreshness : '10m');
-  await advanceClock(ctx, '1s');
+  await advancePast(ctx, 'mfaFreshness');
 }
 
 async function challenge(ctx: CheckContext, token: string): Promise<string> {
@@ -54,11 +71,12 @@ async function challenge(ctx: CheckContext, token: string): Promise<string> {
 export const mfaChecks: Check[] = [
   {
     id: 'mfa.setup',
-    tags: ['mfa', 'clock'],
+    tags: ['mfa'],
     description: 'POST /mfa/setup answers a base32 secret, an otpauth:// URL holding it and a QR code',
     spec: 'D5, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { setup, secret } = await mfaUser(ctx);
       const { data } = expectShape(setup, envelope(MfaSetup), 'D5: setup fields');
@@ -67,11 +85,12 @@ export const mfaChecks: Check[] = [
   },
   {
     id: 'mfa.enable',
-    tags: ['mfa', 'clock'],
+    tags: ['mfa'],
     description: 'POST /mfa/verify-setup with a TOTP code enables MFA and answers 10 recovery codes; status says enabled',
     spec: 'D5, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { enabled, recoveryCodes, token } = await mfaUser(ctx);
       expect(recoveryCodes.length === 10 && new Set(recoveryCodes).size === 10, 'D5: 10 one-time recovery codes', `${recoveryCodes.length} codes`, enabled);
@@ -82,17 +101,41 @@ export const mfaChecks: Check[] = [
   },
   {
     id: 'mfa.wrong-code',
-    tags: ['mfa', 'clock'],
+    tags: ['mfa'],
     description: 'POST /mfa/verify with a wrong code is 400 invalid_code',
     spec: 'D5',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await mfaUser(ctx);
-      const right = await totp(ctx, user.secret);
-      const wrong = right === '000000' ? '111111' : '000000';
-      const result = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: wrong });
+      const [now, challengeId] = await Promise.all([emulatorNow(ctx), challenge(ctx, user.token)]);
+      const result = await ctx.client.mfa.verify(user.token, { challengeId, code: wrongCode(user.secret, now) });
       expectErrorCode(result, 400, 'invalid_code', 'D5: a wrong code is 400 invalid_code');
+    },
+  },
+  {
+    id: 'mfa.lock',
+    tags: ['mfa'],
+    description: 'five wrong codes in a row lock MFA: challenge then answers 429 mfa_locked with Retry-After',
+    spec: 'part 7 (429), D5',
+    profile: 'emulator',
+    creates: true,
+    long: true,
+    uses: HOLDS_SESSION,
+    run: async (ctx) => {
+      const user = await enableMfa(ctx, await guestSession(ctx));
+      const wrong = wrongCode(user.secret, user.enabledAt);
+      // Each next challenge is opened while the code before is judged: nothing is locked before the fifth.
+      let challengeId = await challenge(ctx, user.token);
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        const [result, next] = await Promise.all([ctx.client.mfa.verify(user.token, { challengeId, code: wrong }), attempt < 5 ? challenge(ctx, user.token) : Promise.resolve('')]);
+        expectErrorCode(result, 400, 'invalid_code', `D5: wrong code ${attempt} is 400 invalid_code`);
+        challengeId = next;
+      }
+      const locked = await ctx.client.mfa.challenge(user.token);
+      expectErrorCode(locked, 429, 'mfa_locked', 'D5: after 5 wrong codes MFA is locked (429 mfa_locked)');
+      expect(/^\d+$/.test(locked.headers.get('retry-after') ?? ''), 'D5: a locked answer says when to come back (Retry-After)', `Retry-After "${locked.headers.get('retry-after')}"`, locked);
     },
   },
   {
@@ -102,9 +145,11 @@ export const mfaChecks: Check[] = [
     spec: 'D5, D15',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'moves', why: 'moves the clock 30 s, to a TOTP step after the one that enabled MFA' },
     run: async (ctx) => {
       const user = await mfaUser(ctx);
-      const result = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: await totp(ctx, user.secret) });
+      const [now, challengeId] = await Promise.all([nextStep(ctx), challenge(ctx, user.token)]);
+      const result = await ctx.client.mfa.verify(user.token, { challengeId, code: codeAt(user.secret, now) });
       const { data } = expectShape(result, envelope(MfaVerified), 'D5: a right code verifies');
       const status = await ctx.client.mfa.status(user.token);
       expect(status.ok && status.body.data.freshUntil === data.freshUntil, 'D5: the session is MFA-fresh until freshUntil', `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`, status);
@@ -117,35 +162,19 @@ export const mfaChecks: Check[] = [
     spec: 'part 5.4 (403 when a multi-factor check is required), D5',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes)' },
     run: async (ctx) => {
       const user = await mfaUser(ctx);
       await outliveFreshness(ctx);
-      expectErrorCode(await ctx.client.mfa.disable(user.token), 403, 'mfa_required', 'part 5.4/D5: an operation that needs a fresh MFA check answers 403');
-      const verified = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: user.recoveryCodes[0]! });
+      // Opening a challenge makes no session fresh, so it is opened while DELETE /mfa is refused.
+      const [refused, challengeId] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
+      expectErrorCode(refused, 403, 'mfa_required', 'part 5.4/D5: an operation that needs a fresh MFA check answers 403');
+      const verified = await ctx.client.mfa.verify(user.token, { challengeId, code: user.recoveryCodes[0]! });
       expectStatus(verified, 200, 'D5: a recovery code verifies');
       const disabled = await ctx.client.mfa.disable(user.token);
       expectStatus(disabled, 200, 'D5: DELETE /mfa with a fresh session disables MFA');
       const status = await ctx.client.mfa.status(user.token);
       expect(status.ok && !status.body.data.enabled, 'D5: MFA is off after DELETE /mfa', 'status says enabled', status);
-    },
-  },
-  {
-    id: 'mfa.lock',
-    tags: ['mfa', 'clock'],
-    description: 'five wrong codes in a row lock MFA: challenge then answers 429 mfa_locked with Retry-After',
-    spec: 'part 7 (429), D5',
-    profile: 'emulator',
-    creates: true,
-    run: async (ctx) => {
-      const user = await enableMfa(ctx, await guestSession(ctx));
-      const wrong = (await totp(ctx, user.secret)) === '000000' ? '111111' : '000000';
-      for (let attempt = 1; attempt <= 5; attempt += 1) {
-        const result = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: wrong });
-        expectErrorCode(result, 400, 'invalid_code', `D5: wrong code ${attempt} is 400 invalid_code`);
-      }
-      const locked = await ctx.client.mfa.challenge(user.token);
-      expectErrorCode(locked, 429, 'mfa_locked', 'D5: after 5 wrong codes MFA is locked (429 mfa_locked)');
-      expect(/^\d+$/.test(locked.headers.get('retry-after') ?? ''), 'D5: a locked answer says when to come back (Retry-After)', `Retry-After "${locked.headers.get('retry-after')}"`, locked);
     },
   },
   {

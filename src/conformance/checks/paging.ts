@@ -52,6 +52,7 @@ export function pagingChecks(area: Area, make: Make): Check[] {
       spec: 'part 2 (paginated envelope: total, page, pageSize, hasMore)',
       profile: 'spec',
       creates: false,
+      uses: { lists: 'walks', why: 'walks the whole list, which must not grow while it does' },
       run: async (ctx) => {
         const pages = (await walk(ctx, area)) ?? (await walk(ctx, area));
         if (pages === undefined) throw new CheckSkip(`the ${area} list changed during the walk twice (other writers); nothing to hold it to`);

@@ -10,7 +10,9 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
+import { HOLDS_SESSION } from './sessions.js';
 import { sessionSettingsForRun, settingsForRun, tenantSettings } from './settings.js';
+import { EVENTS_LOOKED_AT } from './support.js';
 
 interface Relying {
   rpId: string;
@@ -36,21 +38,22 @@ interface Registered extends Relying {
   answer: Awaited<ReturnType<CheckContext['client']['passkeys']['registerVerify']>>;
 }
 
-/** A new person registered with a passkey, once per run. */
-function registered(ctx: CheckContext): Promise<Registered> {
-  return ctx.shared('passkey-user', async () => {
-    const rp = await relyingParty(ctx);
-    const email = ctx.email('passkey');
-    const options = await ctx.client.passkeys.registerOptions({ email, name: `Conformance ${ctx.runId}` });
-    const { data } = expectShape(options, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options');
-    const authenticator = newAuthenticator();
-    const answer = await ctx.client.passkeys.registerVerify({ challengeId: data.challengeId, response: attest(authenticator, { challenge: String(data.options['challenge']), ...rp }) });
-    expectStatus(answer, 200, 'part 5.5: passkey registration: challenge then verify');
-    const signIn = expectShape(answer, envelope(SignIn), 'D4: register-verify answers { user, session }').data;
-    ctx.keep(`user ${signIn.user.id} (${email})`);
-    const userHandle = String((data.options['user'] as { id?: unknown } | undefined)?.id ?? '');
-    return { ...rp, authenticator, email, userId: signIn.user.id, userHandle, answer };
-  });
+/**
+ * A new person registered with a passkey. Each check registers its own: an authenticator's
+ * signature counter moves with every assertion, so checks running at once must not share one.
+ */
+async function registered(ctx: CheckContext): Promise<Registered> {
+  const email = ctx.email('passkey');
+  // The options are asked for while the tenant's settings are read (or set): the ceremony is judged at verify.
+  const [rp, options] = await Promise.all([relyingParty(ctx), ctx.client.passkeys.registerOptions({ email, name: `Conformance ${ctx.runId}` })]);
+  const { data } = expectShape(options, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options');
+  const authenticator = newAuthenticator();
+  const answer = await ctx.client.passkeys.registerVerify({ challengeId: data.challengeId, response: attest(authenticator, { challenge: String(data.options['challenge']), ...rp }) });
+  expectStatus(answer, 200, 'part 5.5: passkey registration: challenge then verify');
+  const signIn = expectShape(answer, envelope(SignIn), 'D4: register-verify answers { user, session }').data;
+  ctx.keep(`user ${signIn.user.id} (${email})`);
+  const userHandle = String((data.options['user'] as { id?: unknown } | undefined)?.id ?? '');
+  return { ...rp, authenticator, email, userId: signIn.user.id, userHandle, answer };
 }
 
 async function loginOptions(ctx: CheckContext, email: string) {
@@ -67,12 +70,13 @@ export const passkeyChecks: Check[] = [
     spec: 'part 4 (Passkey/WebAuthn), part 5.5, D4, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await registered(ctx);
       const { data } = expectShape(user.answer, envelope(SignIn), 'D4: { user, session }');
       expect(data.user.email === user.email && data.user.trustLevel === 'basic', 'D15: the new user holds the e-mail', `${data.user.email} ${data.user.trustLevel}`, user.answer);
       expectStatus(await ctx.client.mfa.status(data.session.token), 200, 'D4: the session token acts for the user');
-      const events = await ctx.client.emulator.events({ type: 'user.created', limit: 50 });
+      const events = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
       expect(events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(user.userId)), 'D8: a passkey registration for a new person emits user.created', 'no user.created', events);
     },
   },
@@ -83,6 +87,7 @@ export const passkeyChecks: Check[] = [
     spec: 'part 4 (Passkey/WebAuthn), part 5.5, D4',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
@@ -98,6 +103,8 @@ export const passkeyChecks: Check[] = [
     spec: 'part 7 (410), D6',
     profile: 'emulator',
     creates: true,
+    long: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
@@ -114,6 +121,8 @@ export const passkeyChecks: Check[] = [
     spec: 'D6 (WebAuthn signature counter)',
     profile: 'emulator',
     creates: true,
+    long: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await registered(ctx);
       const first = await loginOptions(ctx, user.email);
@@ -130,6 +139,7 @@ export const passkeyChecks: Check[] = [
     spec: 'D6 (WebAuthn origin binding)',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);

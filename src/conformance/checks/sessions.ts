@@ -7,9 +7,16 @@ import { envelope } from '../../schemas/common.js';
 import { ClockState } from '../../schemas/control.js';
 import { expect, expectShape } from '../expect.js';
 import { stringField } from '../shapes.js';
-import type { CheckContext } from '../types.js';
-import { sessionSettingsForRun } from './settings.js';
+import type { CheckContext, Uses } from '../types.js';
+import { parseDuration } from '../../duration.js';
+import { RUN_SESSION_SETTINGS, sessionSettingsForRun } from './settings.js';
 import { created, removal } from './support.js';
+
+/**
+ * What a check that signs in holds (types.ts Uses): a session, a challenge, a TOTP code or a
+ * delegated session that a move of the emulator clock would end, or make wrong, while it runs.
+ */
+export const HOLDS_SESSION: Uses = { clock: 'holds', why: 'holds a session, challenge or code that a move of the clock would end' };
 
 export interface Session {
   guestId: string;
@@ -41,10 +48,20 @@ export async function emulatorNow(ctx: CheckContext): Promise<number> {
   return Date.parse(data.now);
 }
 
-/** Advances the emulator clock (D10). */
-export async function advanceClock(ctx: CheckContext, by: string): Promise<void> {
+/** Advances the emulator clock (D10); answers its new now, in ms. */
+export async function advanceClock(ctx: CheckContext, by: string): Promise<number> {
   const result = await ctx.client.emulator.advance(by);
   expect(result.ok, `D10: POST /_emulator/clock/advance {"by":"${by}"}`, `answered ${result.status}`, result);
+  return Date.parse(expectShape(result, envelope(ClockState), 'D10: advance answers the clock').data.now);
+}
+
+/**
+ * Advances the emulator clock one second past a session setting the run holds (settings.ts:
+ * every check that signs in has set them first, so there is nothing to read back), in one step.
+ */
+export async function advancePast(ctx: CheckContext, setting: keyof typeof RUN_SESSION_SETTINGS): Promise<number> {
+  const ms = parseDuration(RUN_SESSION_SETTINGS[setting]) ?? 0;
+  return advanceClock(ctx, `${Math.ceil(ms / 1000) + 1}s`);
 }
 
 export interface ClaimedWallet extends Session {

@@ -16,6 +16,12 @@ export async function removal(call: Promise<ApiResult<unknown>>, settled: readon
   if (!result.ok && ![404, 410, ...settled].includes(result.status)) throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
 }
 
+/**
+ * How many of the newest events a check reads from GET /_emulator/events to find its own:
+ * checks running at once, and other tenants, add events between its action and its look.
+ */
+export const EVENTS_LOOKED_AT = 200;
+
 /** An id of the right form that no deployment holds. */
 export function missingId(ctx: CheckContext, prefix: string): string {
   return `${prefix}_conformance${ctx.runId}missing`;

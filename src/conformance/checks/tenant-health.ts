@@ -40,7 +40,7 @@ export const tenantChecks: Check[] = [
     run: async (ctx) => {
       const before = await ctx.client.tenant.get();
       const { data } = expectShape(before, envelope(Tenant), 'D15: the tenant fields');
-      ctx.defer({ description: `tenant name "${data.name}"`, run: () => removal(ctx.client.tenant.update({ name: data.name })) });
+      ctx.defer({ description: `tenant name "${data.name}"`, stage: 'tenant', run: () => removal(ctx.client.tenant.update({ name: data.name })) });
       const name = ctx.name('tenant');
       const result = await ctx.client.tenant.update({ name });
       expectStatus(result, 200, 'part 4: update tenant answers 200');

@@ -12,7 +12,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, claimedWallet, guestSession } from './sessions.js';
+import { advanceClock, advancePast, claimedWallet, guestSession, HOLDS_SESSION } from './sessions.js';
 import { removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -30,7 +30,7 @@ async function delegatedSession(ctx: CheckContext, expiresIn = '1h') {
   const result = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] }, expiresIn });
   expectStatus(result, 201, 'D15: POST /delegated-sessions creates a session');
   const { data } = expectShape(result, envelope(CreatedDelegatedSession), 'D15: the delegated session and its token (once)');
-  ctx.defer({ description: `delegated session ${data.id}`, run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
+  ctx.defer({ description: `delegated session ${data.id}`, stage: 'first', run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
   return { wallet, session: data, result };
 }
 
@@ -42,6 +42,7 @@ export const walletChecks: Check[] = [
     spec: 'part 4 (Users: wallet), D13, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
@@ -58,6 +59,7 @@ export const walletChecks: Check[] = [
     spec: 'part 4 (MPC), D13, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const result = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] });
@@ -74,6 +76,7 @@ export const walletChecks: Check[] = [
     spec: 'part 4 (MPC), D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const stored = await ctx.client.mpc.storeShare(wallet.token, { walletId: wallet.walletId, shareIndex: 2, share: wallet.deviceShare, label: ctx.name('share') });
@@ -93,6 +96,7 @@ export const walletChecks: Check[] = [
     spec: 'part 4 (Delegated sessions), D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { wallet, session } = await delegatedSession(ctx);
       expect(session.status === 'active', 'D15: a new delegated session is active', session.status);
@@ -108,6 +112,7 @@ export const walletChecks: Check[] = [
     spec: 'part 4 (execute, query), D13, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx);
       const created = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: { run: ctx.runId } } });
@@ -130,6 +135,7 @@ export const walletChecks: Check[] = [
     spec: 'D6, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx);
       const result = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: '#conformance:Other:Template', payload: {} } });
@@ -143,6 +149,7 @@ export const walletChecks: Check[] = [
     spec: 'part 3.5, part 7 (410), D4',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { wallet, session } = await delegatedSession(ctx);
       const revoked = await ctx.client.delegatedSessions.revoke(wallet.token, session.id);
@@ -157,11 +164,12 @@ export const walletChecks: Check[] = [
     spec: 'D6, D15',
     profile: 'emulator',
     creates: true,
+    uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const created = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: [] }, maxCommands: 1, expiresIn: '10m' });
       const { data } = expectShape(created, envelope(CreatedDelegatedSession), 'D15: a delegated session with maxCommands');
-      ctx.defer({ description: `delegated session ${data.id}`, run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
+      ctx.defer({ description: `delegated session ${data.id}`, stage: 'first', run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
       const command = { create: { templateId: TEMPLATE, payload: {} } };
       expectStatus(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 200, 'D15: the first command runs');
       expectErrorCode(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 403, 'permission_denied', 'D15: maxCommands caps the commands in all');
@@ -174,15 +182,20 @@ export const walletChecks: Check[] = [
     spec: 'part 5.4, D5',
     profile: 'emulator',
     creates: true,
+    long: true,
+    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes)' },
     run: async (ctx) => {
       const session = await guestSession(ctx);
-      const claimed = await ctx.client.users.createWallet(session.token);
+      const [claimed] = await Promise.all([ctx.client.users.createWallet(session.token), enableMfa(ctx, session)]);
       expectStatus(claimed, 201, 'D15: claim the wallet');
       const wallet = claimed.ok ? claimed.body.data : undefined;
-      await enableMfa(ctx, session);
       await outliveFreshness(ctx);
-      expectErrorCode(await ctx.client.mpc.getShares(session.token, wallet!.id), 403, 'mfa_required', 'D5: key-share retrieve needs a fresh MFA check');
-      expectErrorCode(await ctx.client.mpc.recover(session.token, { walletId: wallet!.id, shares: [wallet!.deviceShare, wallet!.recoveryShare] }), 403, 'mfa_required', 'D5: recover needs a fresh MFA check');
+      const [shares, recovered] = await Promise.all([
+        ctx.client.mpc.getShares(session.token, wallet!.id),
+        ctx.client.mpc.recover(session.token, { walletId: wallet!.id, shares: [wallet!.deviceShare, wallet!.recoveryShare] }),
+      ]);
+      expectErrorCode(shares, 403, 'mfa_required', 'D5: key-share retrieve needs a fresh MFA check');
+      expectErrorCode(recovered, 403, 'mfa_required', 'D5: recover needs a fresh MFA check');
     },
   },
   {
@@ -192,6 +205,7 @@ export const walletChecks: Check[] = [
     spec: 'part 3.3, D4, D10',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (61 s)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
       await advanceClock(ctx, '61s');
@@ -205,11 +219,10 @@ export const walletChecks: Check[] = [
     spec: 'part 3.3, D3, D4, D10',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'moves', why: 'moves the clock past the guest TTL (a day): every session of the run would end' },
     run: async (ctx) => {
       const guest = await guestSession(ctx);
-      const tenant = await ctx.client.tenant.get();
-      await advanceClock(ctx, tenant.ok ? tenant.body.data.settings.guestTtl : '24h');
-      await advanceClock(ctx, '1s');
+      await advancePast(ctx, 'guestTtl');
       expectErrorCode(await ctx.client.guests.get(guest.guestId), 410, 'session_expired', 'part 3.3: an expired guest session is 410');
     },
   },

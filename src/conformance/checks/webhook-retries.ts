@@ -8,7 +8,7 @@ import { Delivery } from '../../schemas/webhooks.js';
 import { EVENT_ID_HEADER } from '../../webhooks/signature.js';
 import { expect, expectShape, expectStatus, fail } from '../expect.js';
 import type { ReceivedDelivery } from '../receiver.js';
-import type { Check, CheckContext } from '../types.js';
+import type { Check, CheckContext, Uses } from '../types.js';
 import { arrival, arrivalTimeout, bodyText, expectValidSignature, header, quietEventType, wireWebhook, type WiredWebhook } from './webhook-support.js';
 
 /** Spec part 6: the delays after each failure. */
@@ -23,6 +23,13 @@ function sameEvent(deliveries: ReceivedDelivery[], rule: string): void {
   expect(new Set(ids).size === 1 && ids[0] !== undefined, rule, `event id headers ${ids.join(', ')}`);
   expect(bodyIds.every((id) => id === ids[0]), rule, `body ids ${bodyIds.join(', ')}`);
 }
+
+/**
+ * The emulator checks walk one failing delivery through the whole schedule, about three days
+ * of clock, and judge the gaps between its attempts to the second: no other move of the clock
+ * may come between, and every session of the run would end on the way.
+ */
+const WALKS_RETRY_SCHEDULE: Uses = { clock: 'moves', why: 'moves the clock through the retry schedule (three days) and times each attempt' };
 
 /** Advances the emulator clock by `by` (D10). */
 async function advance(ctx: CheckContext, by: string): Promise<void> {
@@ -46,8 +53,7 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
     expectStatus(answer, 200, 'D15: the test event is sent');
     expect(answer.ok && answer.body.data.status === 'failed', 'D9: a non-2xx answer is a failed attempt', `status ${answer.ok ? answer.body.data.status : '?'}`, answer);
     const deliveryId = answer.body.data.id;
-    await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer);
-    const clock = await ctx.client.emulator.clock();
+    const [, clock] = await Promise.all([arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer), ctx.client.emulator.clock()]);
     const speed = clock.ok ? clock.body.data.speed : 1;
     await advance(ctx, '59s');
     // On a sped-up clock real milliseconds between calls are emulated seconds: the early-retry probe is only fair at speed 1.
@@ -69,6 +75,7 @@ export const webhookRetryChecks: Check[] = [
     spec: 'part 3.1, part 6 (delivery and retry, attempt 1: 1 minute)',
     profile: 'spec',
     creates: true,
+    uses: { clock: 'holds', why: 'times a retry due a minute after a failure: a move of the clock would bring it early' },
     slow: true,
     run: async (ctx) => {
       const hook = await wireWebhook(ctx, 'retry', [quietEventType(ctx)], (index) => (index === 0 ? 500 : 200));
@@ -91,6 +98,8 @@ export const webhookRetryChecks: Check[] = [
     spec: 'part 6 (delivery and retry), D9, D10',
     profile: 'emulator',
     creates: true,
+    long: true,
+    uses: WALKS_RETRY_SCHEDULE,
     run: async (ctx) => {
       const { arrivals, hook } = await deadDelivery(ctx);
       expect(arrivals.length === 6, 'D9: the first attempt and five retries: six requests', `${arrivals.length} requests arrived`);
@@ -105,6 +114,7 @@ export const webhookRetryChecks: Check[] = [
     spec: 'part 6, D9',
     profile: 'emulator',
     creates: true,
+    uses: WALKS_RETRY_SCHEDULE,
     run: async (ctx) => {
       const { hook, deliveryId, speed } = await deadDelivery(ctx);
       const result = await ctx.client.webhooks.deliveries(hook.id);
@@ -124,11 +134,11 @@ export const webhookRetryChecks: Check[] = [
     spec: 'part 3.2, part 6.3, D9, D11',
     profile: 'emulator',
     creates: true,
+    uses: WALKS_RETRY_SCHEDULE,
     run: async (ctx) => {
       const { hook, deliveryId } = await deadDelivery(ctx);
-      const dead = await ctx.client.webhooks.deliveries(hook.id, { status: 'dead' });
+      const [dead, dlq] = await Promise.all([ctx.client.webhooks.deliveries(hook.id, { status: 'dead' }), ctx.client.emulator.dlq()]);
       expect(dead.ok && dead.body.data.some((d) => d.id === deliveryId), 'D9: ?status=dead lists the dead delivery', 'not listed as dead', dead);
-      const dlq = await ctx.client.emulator.dlq();
       expect(dlq.ok && dlq.body.data.some((d) => d.id === deliveryId), 'part 3.2: after the fifth failed attempt the delivery is moved to the DLQ', 'not in GET /_emulator/dlq', dlq);
       await advance(ctx, '48h');
       expect(ctx.receiver.received(hook.url).length === 6, 'part 6.3: a delivery in the DLQ is not retried on its own', `${ctx.receiver.received(hook.url).length} requests`);
@@ -141,6 +151,7 @@ export const webhookRetryChecks: Check[] = [
     spec: 'part 3.2 (DLQ items can be retried), D9, D11',
     profile: 'emulator',
     creates: true,
+    uses: WALKS_RETRY_SCHEDULE,
     run: async (ctx) => {
       const { hook, deliveryId, arrivals } = await deadDelivery(ctx);
       ctx.receiver.setResponder(hook.url, () => 200);

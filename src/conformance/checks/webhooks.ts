@@ -213,11 +213,13 @@ export const webhookChecks: Check[] = [
     run: async (ctx) => {
       const hook = await wireWebhook(ctx, 'disabled', ['user.created']);
       expectStatus(await ctx.client.webhooks.update(hook.id, { enabled: false }), 200, 'D15: PATCH enabled');
+      // Users that other checks made while it was still enabled got deliveries: count from here.
+      const before = expectShape(await ctx.client.webhooks.deliveries(hook.id), list(Delivery), 'D9: deliveries list').data.length;
       // Deliveries are planned in the event's own write (D8), so once POST /users answers they exist.
       await createUser(ctx, 'disabled');
       const result = await ctx.client.webhooks.deliveries(hook.id);
       const { data } = expectShape(result, list(Delivery), 'D9: deliveries list');
-      expect(data.length === 0, 'D8: a disabled webhook is sent nothing', `${data.length} deliveries planned`, result);
+      expect(data.length === before, 'D8: a disabled webhook is sent nothing', `${data.length - before} deliveries planned after it was disabled`, result);
     },
   },
   {
