@@ -101,7 +101,7 @@ describe('exit codes', () => {
 describe('the JUnit report', () => {
   it('is well-formed XML with a testsuite per area and failure, error and skipped elements', () => {
     const report: RunReport = {
-      runId: 'abc', baseUrl: 'http://x/v1', profile: 'spec', startedAt: '2026-11-21T10:00:00.000Z', durationMs: 12, cleanup: [], kept: [], interrupted: false,
+      runId: 'abc', baseUrl: 'http://x/v1', profile: 'spec', concurrency: 1, startedAt: '2026-11-21T10:00:00.000Z', durationMs: 12, cleanup: [], kept: [], interrupted: false,
       results: [result('apps.list', 'passed'), result('apps.create', 'failed', 'part 4: <data> & "quotes"\n    → POST /apps'), result('users.list', 'error', 'ECONNRESET'), result('users.get', 'skipped', 'needs a key')],
     };
     const xml = junitReport(report);

@@ -53,10 +53,15 @@ export async function preflight(target: Target, choice: ProfileChoice): Promise<
     throw error;
   }
   const { client, second } = clientsFor(target);
-  await checkKey(client, '--api-key');
-  if (second !== undefined) await checkKey(second, '--second-api-key');
+  // Asked at once (a far target answers each in a round trip); a problem is told in this order.
+  const [primary, secondary, controlPlane] = await Promise.allSettled([
+    checkKey(client, '--api-key'),
+    second === undefined ? Promise.resolve() : checkKey(second, '--second-api-key'),
+    choice === 'spec' ? Promise.resolve(false) : hasControlPlane(client),
+  ]);
+  for (const outcome of [primary, secondary, controlPlane]) if (outcome.status === 'rejected') throw outcome.reason;
   if (choice === 'spec') return { profile: 'spec' };
-  const emulator = await hasControlPlane(client);
+  const emulator = controlPlane.status === 'fulfilled' && controlPlane.value === true;
   if (choice === 'emulator' && !emulator) {
     throw new ConfigurationError(`--profile emulator needs the control plane, but ${new URL(target.baseUrl).origin}/_emulator/health does not answer`);
   }

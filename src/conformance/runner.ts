@@ -1,14 +1,17 @@
 /**
- * Runs the selected checks one after another against the target, with the suite's own
- * receiver, and removes every record the run created at the end — after failures, after
- * --bail, and after an abort (Ctrl-C) alike.
+ * Runs the selected checks against the target, up to `concurrency` at a time (those that
+ * conflict one after the other, schedule.ts), with the suite's own receiver; reports results in
+ * catalogue order whatever order they finish in; and removes every record the run created at
+ * the end — after failures, after --bail, and after an abort (Ctrl-C) alike.
  */
 import { randomBytes } from 'node:crypto';
 import { createClient, type FetchLike } from '../client/index.js';
+import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
 import type { Selected } from './select.js';
-import { suiteFetch } from './transport.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, schedule } from './schedule.js';
+import { sharedBackoff, suiteFetch } from './transport.js';
 import { areaOf, type Check, type CheckContext, type CheckResult, type Cleanup, type Profile } from './types.js';
 
 export interface Target {
@@ -23,17 +26,15 @@ export interface Target {
 
 export interface RunListener {
   onStart?(total: number, runId: string): void;
+  /** When a check starts (checks start out of catalogue order when they run at once). */
   onCheckStart?(check: Check, index: number): void;
+  /** Each result of a check that ran, in catalogue order (a result waits for those before it). */
   onCheckEnd?(result: CheckResult, index: number, total: number): void;
   onCleanup?(entry: CleanupResult): void;
   onBackoff?(url: string, waitMs: number): void;
 }
 
-export interface CleanupResult {
-  description: string;
-  ok: boolean;
-  error?: string;
-}
+export type { CleanupResult } from './cleanup.js';
 
 /** How the reason of a check that a stopped run never reached begins (its outcome is `skipped`). */
 export const NOT_RUN = 'not run';
@@ -42,9 +43,11 @@ export interface RunReport {
   runId: string;
   baseUrl: string;
   profile: Profile;
+  /** How many checks ran at once at most. */
+  concurrency: number;
   startedAt: string;
   durationMs: number;
-  /** One per selected check, in run order; checks a stopped run did not reach are skipped, "not run: …". */
+  /** One per selected check, in catalogue order; checks a stopped run did not start are skipped, "not run: …". */
   results: CheckResult[];
   cleanup: CleanupResult[];
   /** Records the run made that the spec gives no way to remove (users). */
@@ -57,6 +60,9 @@ export interface RunOptions {
   selected: Selected[];
   profile: Profile;
   receiver: { host: string; port: number };
+  /** Checks run at once at most (default DEFAULT_CONCURRENCY); 1 runs them one after another. */
+  concurrency?: number;
+  /** Stop starting checks at the first failure; the checks already running end, and cleanup runs. */
   bail?: boolean;
   signal?: AbortSignal;
   listener?: RunListener;
@@ -68,12 +74,16 @@ export function newRunId(): string {
   return [...randomBytes(8)].map((byte) => (byte % 36).toString(36)).join('');
 }
 
-const CLEANUP_TIMEOUT_MS = 15_000;
 /** After Ctrl-C, how long a check's request in flight may take to answer before cleanup starts. */
 const ABORT_GRACE_MS = 3_000;
 
+/**
+ * The run's clients. Those that back off on 429 share one back-off: when the target answers
+ * any of them 429 with Retry-After, every check of the run waits that long before its next request.
+ */
 export function clientsFor(target: Target, listener?: RunListener) {
-  const fetch = suiteFetch({ timeoutMs: target.timeoutMs, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: listener.onBackoff } : {}) });
+  const backoff = sharedBackoff();
+  const fetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: listener.onBackoff } : {}) });
   const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
   const make = (apiKey: string, using = fetch) => createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
   return {
@@ -122,99 +132,124 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
+  const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
   const { client, second, unthrottled } = clientsFor(options.target, listener);
   const receiver = await startReceiver({ ...options.receiver, runId });
   const cleanups: Cleanup[] = [];
   const kept: string[] = [];
   const shared = new Map<string, Promise<unknown>>();
   let counter = 0;
-  const results: CheckResult[] = [];
-  let interrupted = false;
   const total = options.selected.length;
+  const results: Array<CheckResult | undefined> = Array.from({ length: total }, () => undefined);
   const abort = aborted(signal);
+  let stopped: 'bail' | 'interrupted' | undefined;
   listener?.onStart?.(total, runId);
 
-  try {
-    for (const [index, { check, skipReason }] of options.selected.entries()) {
+  // Results reach the listener in catalogue order: each waits for those before it.
+  let told = 0;
+  const tellReady = (): void => {
+    for (; told < total && results[told] !== undefined; told += 1) listener?.onCheckEnd?.(results[told]!, told, total);
+  };
+  /** At the end: every result not told yet, passing over the checks that did not run. */
+  const tellRest = (): void => {
+    for (; told < total; told += 1) if (results[told] !== undefined) listener?.onCheckEnd?.(results[told]!, told, total);
+  };
+
+  const contextFor = (notes: string[]): CheckContext => ({
+    runId,
+    profile: options.profile,
+    client,
+    second,
+    unthrottled,
+    apiKey: options.target.apiKey,
+    receiver,
+    timeoutMs: options.target.timeoutMs,
+    name: (label) => `conf-${runId}-${label}-${(counter += 1)}`,
+    email: (label) => `conf-${runId}-${label}-${(counter += 1)}@conformance.example`,
+    keep: (description) => void kept.push(description),
+    defer: (cleanup) => void cleanups.push(cleanup),
+    // One promise per key, made by the first check that asks: checks running at once share it.
+    shared: <T>(key: string, make: () => Promise<T>) => {
+      if (!shared.has(key)) shared.set(key, make());
+      return shared.get(key) as Promise<T>;
+    },
+    note: (text) => void notes.push(text),
+  });
+
+  const runCheck = async (check: Check): Promise<CheckResult> => {
+    const checkStarted = performance.now();
+    const notes: string[] = [];
+    const running = check.run(contextFor(notes));
+    try {
+      await Promise.race([running, abort]);
+      return resultOf(check, 'passed', checkStarted, notes);
+    } catch (error) {
       if (signal?.aborted) {
-        interrupted = true;
-        break;
+        // A request the check already sent may still create a record: give it a moment to
+        // answer, so the check registers that record for cleanup before cleanup runs.
+        await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref())]);
+        return resultOf(check, 'skipped', checkStarted, notes, 'interrupted');
       }
-      const checkStarted = performance.now();
-      listener?.onCheckStart?.(check, index);
-      const notes: string[] = [];
-      let result: CheckResult;
-      if (skipReason !== undefined) {
-        result = resultOf(check, 'skipped', checkStarted, notes, skipReason);
-      } else {
-        const ctx: CheckContext = {
-          runId,
-          profile: options.profile,
-          client,
-          second,
-          unthrottled,
-          apiKey: options.target.apiKey,
-          receiver,
-          timeoutMs: options.target.timeoutMs,
-          name: (label) => `conf-${runId}-${label}-${(counter += 1)}`,
-          email: (label) => `conf-${runId}-${label}-${(counter += 1)}@conformance.example`,
-          keep: (description) => void kept.push(description),
-          defer: (cleanup) => void cleanups.push(cleanup),
-          shared: <T>(key: string, make: () => Promise<T>) => {
-            if (!shared.has(key)) shared.set(key, make());
-            return shared.get(key) as Promise<T>;
-          },
-          note: (text) => void notes.push(text),
-        };
-        const running = check.run(ctx);
-        try {
-          await Promise.race([running, abort]);
-          result = resultOf(check, 'passed', checkStarted, notes);
-        } catch (error) {
-          if (signal?.aborted) {
-            // A request the check already sent may still create a record: give it a moment to
-            // answer, so the check registers that record for cleanup before cleanup runs.
-            await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref())]);
-            interrupted = true;
-            results.push(resultOf(check, 'skipped', checkStarted, notes, 'interrupted'));
-            listener?.onCheckEnd?.(results.at(-1)!, index, total);
-            break;
-          }
-          const { outcome, reason } = classify(error);
-          result = resultOf(check, outcome, checkStarted, notes, reason);
-        }
-      }
-      results.push(result);
-      listener?.onCheckEnd?.(result, index, total);
-      if (options.bail === true && (result.outcome === 'failed' || result.outcome === 'error')) break;
+      const { outcome, reason } = classify(error);
+      return resultOf(check, outcome, checkStarted, notes, reason);
     }
+  };
+
+  const toRun: number[] = [];
+  for (const [index, { check, skipReason }] of options.selected.entries()) {
+    if (skipReason === undefined) toRun.push(index);
+    else results[index] = resultOf(check, 'skipped', performance.now(), [], skipReason);
+  }
+  tellReady();
+  const plan = schedule(toRun.map((index) => options.selected[index]!.check));
+  try {
+    await new Promise<void>((allDone, broke) => {
+      let running = 0;
+      const startMore = (): void => {
+        if (stopped === undefined && signal?.aborted === true) stopped = 'interrupted';
+        while (stopped === undefined && running < concurrency) {
+          const position = plan.next();
+          if (position === undefined) break;
+          const index = toRun[position]!;
+          const { check } = options.selected[index]!;
+          running += 1;
+          listener?.onCheckStart?.(check, index);
+          void runCheck(check)
+            .then((result) => {
+              running -= 1;
+              if (signal?.aborted === true) stopped = 'interrupted';
+              else if (options.bail === true && (result.outcome === 'failed' || result.outcome === 'error')) stopped ??= 'bail';
+              results[index] = result;
+              tellReady();
+              plan.finish(position);
+              startMore();
+            })
+            .catch(broke);
+        }
+        if (running === 0) allDone();
+      };
+      startMore();
+    });
   } finally {
     await Promise.allSettled([...shared.values()]);
   }
   // Every selected check has one result, so the reports count the set the run started with.
+  const interrupted = stopped === 'interrupted';
   const notRun = `${NOT_RUN}: ${interrupted ? 'the run was interrupted' : '--bail stopped the run at the first failure'}`;
-  for (const { check } of options.selected.slice(results.length)) results.push(resultOf(check, 'skipped', performance.now(), [], notRun));
+  const missing = results.flatMap((result, index) => (result === undefined ? [index] : []));
+  tellRest();
+  for (const index of missing) results[index] = resultOf(options.selected[index]!.check, 'skipped', performance.now(), [], notRun);
 
-  const cleanup: CleanupResult[] = [];
-  for (const entry of cleanups.reverse()) {
-    let outcome: CleanupResult;
-    try {
-      await Promise.race([entry.run(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), CLEANUP_TIMEOUT_MS).unref())]);
-      outcome = { description: entry.description, ok: true };
-    } catch (error) {
-      outcome = { description: entry.description, ok: false, error: error instanceof Error ? error.message : String(error) };
-    }
-    cleanup.push(outcome);
-    listener?.onCleanup?.(outcome);
-  }
+  const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
   await receiver.close();
   return {
     runId,
     baseUrl: options.target.baseUrl,
     profile: options.profile,
+    concurrency,
     startedAt,
     durationMs: Math.round(performance.now() - started),
-    results,
+    results: results as CheckResult[],
     cleanup,
     kept: [...new Set(kept)],
     interrupted,

@@ -104,6 +104,7 @@ export async function conformance(options: ConformanceOptions, reporters: Report
       selected,
       profile,
       receiver: { host: options.receiverHost, port: options.receiverPort },
+      concurrency: options.concurrency,
       bail: options.bail ?? false,
       signal: controller.signal,
       ...(live === undefined ? {} : { listener: withBaseline(live.listener, baseline) }),

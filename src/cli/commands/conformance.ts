@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../../duration.js';
 import type { ProfileChoice } from '../../conformance/preflight.js';
+import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../conformance/schedule.js';
 import { CliError, parseIntegerOption } from '../output.js';
 
 const REPORTERS = ['console', 'json', 'junit'] as const;
@@ -25,6 +26,7 @@ export interface ConformanceOptions {
   receiverHost: string;
   receiverPort: number;
   timeout: number;
+  concurrency: number;
   bail?: boolean;
   list?: boolean;
   plan?: boolean;
@@ -60,7 +62,13 @@ export function registerConformance(program: Command): void {
     .option('--receiver-host <host>', 'address of the suite webhook receiver, reachable from the target', '127.0.0.1')
     .option('--receiver-port <port>', 'port of the receiver (0 picks a free one)', parseIntegerOption('--receiver-port', 0, 65535), 0)
     .addOption(new Option('--timeout <duration>', 'how long one call or delivery may take').argParser(parseTimeout).default(30_000, '30s'))
-    .option('--bail', 'stop at the first failure (cleanup still runs)')
+    .option(
+      '--concurrency <n>',
+      `how many checks run at once, 1 to ${MAX_CONCURRENCY} (1: one after another); checks that would disturb each other never overlap`,
+      parseIntegerOption('--concurrency', 1, MAX_CONCURRENCY),
+      DEFAULT_CONCURRENCY,
+    )
+    .option('--bail', 'stop starting checks at the first failure (those running end; cleanup still runs)')
     .option('--reporter <name>', 'console, json or junit; repeat for several, each followed by its --output', (value: string) => {
       if (!(REPORTERS as readonly string[]).includes(value)) throw new CliError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${value}"`, 2);
       reporters.push({ name: value as ReporterName });

@@ -1,0 +1,48 @@
+/**
+ * Removing what a run created, at its end: after failures, after --bail and after Ctrl-C alike.
+ * Removals run stage by stage (types.ts CleanupStage), each within a time limit; a removal
+ * that fails is reported, never thrown.
+ */
+import type { Cleanup, CleanupStage } from './types.js';
+
+export interface CleanupResult {
+  description: string;
+  ok: boolean;
+  error?: string;
+}
+
+const CLEANUP_TIMEOUT_MS = 15_000;
+const STAGES: readonly CleanupStage[] = ['first', 'records', 'tenant'];
+
+async function removeOne(entry: Cleanup): Promise<CleanupResult> {
+  try {
+    await Promise.race([entry.run(), new Promise((_, reject) => setTimeout(() => reject(new Error('timed out')), CLEANUP_TIMEOUT_MS).unref())]);
+    return { description: entry.description, ok: true };
+  } catch (error) {
+    return { description: entry.description, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Runs the removals stage by stage (types.ts CleanupStage), last registered first within a
+ * stage: up to `concurrency` at once, the tenant's one at a time. The outcomes are listed in
+ * that order, whatever order they end in.
+ */
+export async function removeAll(cleanups: Cleanup[], concurrency: number, onCleanup?: (outcome: CleanupResult) => void): Promise<CleanupResult[]> {
+  const outcomes: CleanupResult[] = [];
+  for (const stage of STAGES) {
+    const entries = cleanups.filter((entry) => (entry.stage ?? 'records') === stage).reverse();
+    const slots = stage === 'tenant' ? 1 : concurrency;
+    const stageOutcomes = new Array<CleanupResult>(entries.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let index = next++; index < entries.length; index = next++) {
+        stageOutcomes[index] = await removeOne(entries[index]!);
+        onCleanup?.(stageOutcomes[index]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(slots, entries.length) }, worker));
+    outcomes.push(...stageOutcomes);
+  }
+  return outcomes;
+}

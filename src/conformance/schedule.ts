@@ -1,0 +1,90 @@
+/**
+ * Which checks of a run may run at the same time, and which starts next (DESIGN D14, issue 19).
+ * Two checks conflict when both use the emulator clock and one moves it, when one walks the
+ * lists and the other creates records, or when one runs alone (types.ts `Uses`); conflicting
+ * checks never overlap.
+ * Their order is fixed, so a run's results never depend on which check finished first: on the
+ * clock, catalogue order (the checks that hold it before those that move it, as the catalogue
+ * places them); on the lists, the walks go before every check that creates records, so the
+ * checks that create wait for one short walk instead of each walk waiting for them. Among the
+ * checks free to start, the one with the longest chain of conflicting checks behind it goes
+ * first, then a `long` one, then catalogue order: the serial lane of the clock starts early,
+ * the long checks do not hold up its end, and the checks that conflict with nothing fill the gaps.
+ */
+import type { Check } from './types.js';
+
+/** Checks that run at once unless told otherwise (`--concurrency`), and the most allowed. */
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+const walks = (check: Check): boolean => check.uses?.lists === 'walks';
+
+/** Whether `a` and `b` must not run at the same time. */
+export function conflicts(a: Check, b: Check): boolean {
+  const clock = a.uses?.clock !== undefined && b.uses?.clock !== undefined && (a.uses.clock === 'moves' || b.uses.clock === 'moves');
+  const lists = (walks(a) && (b.creates || walks(b))) || (walks(b) && a.creates);
+  return clock || lists || a.uses?.alone === true || b.uses?.alone === true;
+}
+
+/** Whether `first` runs before `then` when they conflict: catalogue order, but a walk of the lists before the checks that create. */
+function runsBefore(first: { check: Check; index: number }, then: { check: Check; index: number }): boolean {
+  if (walks(first.check) !== walks(then.check)) return walks(first.check);
+  return first.index < then.index;
+}
+
+export interface Schedule {
+  /** The index of a check that may start now, marked started; undefined when none may yet. */
+  next(): number | undefined;
+  /** Marks a started check finished: the checks that waited on it may start. */
+  finish(index: number): void;
+}
+
+/** A schedule over `checks`, in catalogue order: the indices are positions in that list. */
+export function schedule(checks: readonly Check[]): Schedule {
+  const count = checks.length;
+  const after: number[][] = checks.map(() => []);
+  const waitingOn = new Array<number>(count).fill(0);
+  for (let a = 0; a < count; a += 1) {
+    for (let b = a + 1; b < count; b += 1) {
+      if (!conflicts(checks[a]!, checks[b]!)) continue;
+      const [first, then] = runsBefore({ check: checks[a]!, index: a }, { check: checks[b]!, index: b }) ? [a, b] : [b, a];
+      after[first]!.push(then);
+      waitingOn[then]! += 1;
+    }
+  }
+  // The longest chain of conflicting checks behind each one. The graph has no cycle: every edge
+  // runs from a walk to a check that is none, or forward in catalogue order between two of a kind.
+  const chain = new Array<number>(count).fill(0);
+  const known = new Set<number>();
+  const visit = (index: number): number => {
+    if (!known.has(index)) {
+      for (const next of after[index]!) chain[index] = Math.max(chain[index]!, visit(next) + 1);
+      known.add(index);
+    }
+    return chain[index]!;
+  };
+  for (let index = 0; index < count; index += 1) visit(index);
+  const long = checks.map((check) => check.long === true);
+  /** The longer chain first, then a long check, then catalogue order. */
+  const startsBefore = (a: number, b: number): boolean => {
+    if (chain[a] !== chain[b]) return chain[a]! > chain[b]!;
+    if (long[a] !== long[b]) return long[a]!;
+    return a < b;
+  };
+  const ready = new Set<number>();
+  for (let index = 0; index < count; index += 1) if (waitingOn[index] === 0) ready.add(index);
+  return {
+    next() {
+      let best: number | undefined;
+      for (const index of ready) if (best === undefined || startsBefore(index, best)) best = index;
+      if (best !== undefined) ready.delete(best);
+      return best;
+    },
+    finish(index) {
+      for (const next of after[index]!) {
+        waitingOn[next]! -= 1;
+        if (waitingOn[next] === 0) ready.add(next);
+      }
+    },
+  };
+}
