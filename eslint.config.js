@@ -4,7 +4,20 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['eslint.config.js', 'dist/**', 'dist-bin/**', 'node_modules/**', 'coverage/**', 'test-artifacts/**', 'bench/.cache/**', '**/*.mjs', '**/*.cjs', 'bin/**'] },
+  {
+    ignores: [
+      'eslint.config.js',
+      'dist/**',
+      'dist-bin/**',
+      'node_modules/**',
+      'coverage/**',
+      'test-artifacts/**',
+      'bench/.cache/**',
+      '**/*.mjs',
+      '**/*.cjs',
+      'bin/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -132,4 +132,3 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw error;
   }
 }
-

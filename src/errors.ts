@@ -53,12 +53,7 @@ export class ApiError extends Error {
   readonly details: ErrorDetail[];
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    details: ErrorDetail[] = [],
-    headers: Record<string, string> = {},
-  ) {
+  constructor(code: ErrorCode, message: string, details: ErrorDetail[] = [], headers: Record<string, string> = {}) {
     // An ApiError is an answer, not a bug: its stack is never shown, so skip capturing it.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;

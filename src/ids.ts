@@ -7,8 +7,29 @@ export { randomBase62 };
 export const ID_RANDOM_LENGTH = 20;
 
 export type IdPrefix =
-  | 'ten' | 'app' | 'usr' | 'wal' | 'key' | 'whk' | 'dlv' | 'evt' | 'gst' | 'dsn'
-  | 'pky' | 'mfc' | 'shr' | 'dom' | 'cs' | 'bps' | 'tx' | 'req' | 'chl' | 'ctr' | 'upd' | 'ses' | 'tga';
+  | 'ten'
+  | 'app'
+  | 'usr'
+  | 'wal'
+  | 'key'
+  | 'whk'
+  | 'dlv'
+  | 'evt'
+  | 'gst'
+  | 'dsn'
+  | 'pky'
+  | 'mfc'
+  | 'shr'
+  | 'dom'
+  | 'cs'
+  | 'bps'
+  | 'tx'
+  | 'req'
+  | 'chl'
+  | 'ctr'
+  | 'upd'
+  | 'ses'
+  | 'tga';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;

@@ -7,7 +7,10 @@ import type { Hono } from 'hono';
 import { ApiError } from './errors.js';
 
 export class PortInUseError extends Error {
-  constructor(readonly host: string, readonly port: number) {
+  constructor(
+    readonly host: string,
+    readonly port: number,
+  ) {
     super(`port ${port} on ${host} is already in use; choose another with --port`);
     this.name = 'PortInUseError';
   }

@@ -2,6 +2,4 @@
 import { readFileSync } from 'node:fs';
 import { packageFile } from './paths.js';
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }
-).version;
+export const VERSION: string = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string }).version;

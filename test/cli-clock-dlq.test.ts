@@ -65,10 +65,12 @@ describe('svc clock and svc webhook dlq against a running emulator', () => {
     expect(help.stdout).toContain(`$ svc clock ${sub}`);
   });
 
-  it('prints the server\'s details of a 4xx, with the same error: prefix as every error', async () => {
+  it("prints the server's details of a 4xx, with the same error: prefix as every error", async () => {
     const delay = await runCli(['faults', 'add', '--path', '/users', '--delay', '20m', '--url', svc.origin]);
     expect(delay.code).toBe(1);
-    expect(delay.stderr).toMatch(/^error: POST \/_emulator\/faults failed: The request body is not valid \(validation_error, HTTP 400\): delay: at most 10m\n$/);
+    expect(delay.stderr).toMatch(
+      /^error: POST \/_emulator\/faults failed: The request body is not valid \(validation_error, HTTP 400\): delay: at most 10m\n$/,
+    );
     const type = await runCli(['events', '--type', 'nope', '--url', svc.origin]);
     expect(type.code).toBe(1);
     expect(type.stderr).toContain('type: not a known event type; one of user.created, user.updated');

@@ -32,12 +32,15 @@ describe('svc control commands against a running emulator', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it.each([['trigger'], ['events'], ['seed'], ['reset'], ['faults'], ['faults', 'add'], ['faults', 'list'], ['faults', 'clear'], ['openapi']])('svc %s --help shows examples', async (...command) => {
-    const help = await runCli([...command, '--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Examples:');
-    expect(help.stdout).toContain(`$ svc ${command[0]}`);
-  });
+  it.each([['trigger'], ['events'], ['seed'], ['reset'], ['faults'], ['faults', 'add'], ['faults', 'list'], ['faults', 'clear'], ['openapi']])(
+    'svc %s --help shows examples',
+    async (...command) => {
+      const help = await runCli([...command, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Examples:');
+      expect(help.stdout).toContain(`$ svc ${command[0]}`);
+    },
+  );
 
   it('triggers a sample event that reaches the subscribed webhook, and shows it in the event log', async () => {
     await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['wallet.created'] } });
@@ -88,7 +91,7 @@ describe('svc control commands against a running emulator', () => {
     expect((await svc.request('GET', '/apps/app_whatever')).status).toBe(404);
   });
 
-  it('seeds a fixture file, refuses a bad one before sending, and resets to the server\'s fixture', async () => {
+  it("seeds a fixture file, refuses a bad one before sending, and resets to the server's fixture", async () => {
     const good = join(dir, 'good.json');
     writeFileSync(good, JSON.stringify({ tenants: [{ name: 'Cli Co', apiKeys: [{ name: 'k', key: 'sk_test_cliSeededKey00000000000000000001' }] }] }));
     const seeded = await runCli(['seed', good, ...url]);

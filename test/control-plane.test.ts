@@ -31,7 +31,11 @@ describe('control plane: reset and seed', () => {
   it.each([
     { name: 'no tenants', body: { tenants: [] }, path: 'tenants' },
     { name: 'a malformed key', body: { tenants: [{ name: 'X', apiKeys: [{ name: 'k', key: 'nope' }] }] }, path: 'tenants.0.apiKeys.0.key' },
-    { name: 'a non-guest user without email', body: { tenants: [{ name: 'X', apiKeys: [{ name: 'k', key: OTHER_KEY }], users: [{ email: null, trustLevel: 'basic' }] }] }, path: 'tenants.0.users.0.email' },
+    {
+      name: 'a non-guest user without email',
+      body: { tenants: [{ name: 'X', apiKeys: [{ name: 'k', key: OTHER_KEY }], users: [{ email: null, trustLevel: 'basic' }] }] },
+      path: 'tenants.0.users.0.email',
+    },
   ])('refuses a fixture with $name: 400 naming the field', async ({ body, path }) => {
     const answer = await svc.request('POST', '/_emulator/seed', { body });
     expect(answer.status).toBe(400);
@@ -95,7 +99,7 @@ describe('control plane: trigger, event log and DLQ', () => {
     expect(other.body.data).toEqual([]);
   });
 
-  it('triggers for another tenant with its own data, reaching none of Acme\'s webhooks', async () => {
+  it("triggers for another tenant with its own data, reaching none of Acme's webhooks", async () => {
     const before = receiver.received.length;
     const triggered = await svc.request('POST', '/_emulator/trigger', {
       body: { type: 'tx.completed', tenantId: GLOBEX_TENANT_ID, data: { transactionId: 'tx_mine' } },

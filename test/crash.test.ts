@@ -75,9 +75,11 @@ async function worker(base: string, acked: Acked, tag: string): Promise<void> {
 /** Runs `check` over `items`, a few at a time. */
 async function eachLimited<T>(items: T[], check: (item: T) => Promise<void>, width = 16): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await check(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await check(items[next++]!);
+    }),
+  );
 }
 
 async function expectAllThere(base: string, acked: Acked): Promise<void> {
@@ -146,7 +148,8 @@ describe('svc serve killed with SIGKILL while it writes', () => {
       svc.child.kill('SIGKILL');
       expect((await svc.exited).signal).toBe('SIGKILL');
       // Every worker stops on a network error, never on a wrong answer.
-      for (const outcome of await Promise.all(workers)) expect(String(outcome), `kill delays ${delays.join(', ')}`).toMatch(/fetch failed|other side closed|ECONNRESET|ECONNREFUSED/i);
+      for (const outcome of await Promise.all(workers))
+        expect(String(outcome), `kill delays ${delays.join(', ')}`).toMatch(/fetch failed|other side closed|ECONNRESET|ECONNREFUSED/i);
       expect(() => JSON.parse(readFileSync(join(dataDir, 'db.json'), 'utf8'))).not.toThrow();
 
       svc = await serve();
@@ -155,7 +158,10 @@ describe('svc serve killed with SIGKILL while it writes', () => {
     expect(acked.users.size, 'writes acknowledged between the kills').toBeGreaterThan(KILLS * WORKERS);
 
     // Every acknowledged user has exactly one user.created event, and a delivery of it to the hook.
-    const events = (await call(svc.origin, 'GET', '/_emulator/events?type=user.created&limit=1000')).body.data as Array<{ id: string; data: { userId: string } }>;
+    const events = (await call(svc.origin, 'GET', '/_emulator/events?type=user.created&limit=1000')).body.data as Array<{
+      id: string;
+      data: { userId: string };
+    }>;
     const eventOfUser = new Map<string, string>();
     for (const event of events) {
       expect(eventOfUser.has(event.data.userId), `a second user.created for ${event.data.userId}`).toBe(false);

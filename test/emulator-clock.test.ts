@@ -145,7 +145,10 @@ describe('errors judged on the emulator clock name its time', () => {
   it('Telegram data signed with real time after the clock moved 2 days: telegram_auth_expired with emulatorNow', async () => {
     await svc.request('POST', '/_emulator/clock/advance', { body: { by: '2d' } });
     const fields: Record<string, string | number> = { id: 7001, first_name: 'Ada', auth_date: Math.floor(Date.now() / 1000) };
-    const checkString = Object.keys(fields).sort().map((key) => `${key}=${fields[key]}`).join('\n');
+    const checkString = Object.keys(fields)
+      .sort()
+      .map((key) => `${key}=${fields[key]}`)
+      .join('\n');
     const secret = createHash('sha256').update(ACME_BOT_TOKEN).digest();
     const hash = createHmac('sha256', secret).update(checkString).digest('hex');
     const answer = await svc.request('POST', '/auth/telegram/verify', { body: { ...fields, hash } });

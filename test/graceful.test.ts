@@ -68,8 +68,11 @@ describe('svc serve on a busy port', () => {
     const dataDir = join(work, 'never-created');
     try {
       const result = await new Promise<{ code: number; stderr: string }>((resolve) => {
-        execFile(process.execPath, [join(ROOT, 'bin', 'svc.js'), 'serve', '--port', String(port), '--data-dir', dataDir], { env: { ...process.env, NO_COLOR: '1' } }, (error, _stdout, stderr) =>
-          resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+        execFile(
+          process.execPath,
+          [join(ROOT, 'bin', 'svc.js'), 'serve', '--port', String(port), '--data-dir', dataDir],
+          { env: { ...process.env, NO_COLOR: '1' } },
+          (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
         );
       });
       expect(result.code).not.toBe(0);

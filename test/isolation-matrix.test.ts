@@ -41,10 +41,24 @@ const MATRIX: Array<[string, string, Slot, CollectionName, Auth, ((victim: Owned
   ['DELETE', '/mpc/shares/{walletId}', 'wallet', 'wallets', 'session'],
   ['POST', '/mpc/shares', 'wallet', 'wallets', 'session', (victim, asker) => ({ walletId: victim.ids.wallet, shareIndex: 2, share: asker.shares[0] })],
   ['POST', '/mpc/recover', 'wallet', 'wallets', 'session', (victim, asker) => ({ walletId: victim.ids.wallet, shares: asker.shares })],
-  ['POST', '/delegated-sessions', 'wallet', 'wallets', 'session', (victim) => ({ walletId: victim.ids.wallet, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' })],
+  [
+    'POST',
+    '/delegated-sessions',
+    'wallet',
+    'wallets',
+    'session',
+    (victim) => ({ walletId: victim.ids.wallet, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' }),
+  ],
   ['GET', '/delegated-sessions/{id}', 'delegated', 'delegatedSessions', 'session'],
   ['DELETE', '/delegated-sessions/{id}', 'delegated', 'delegatedSessions', 'session'],
-  ['POST', '/delegated-sessions/{id}/execute', 'delegated', 'delegatedSessions', 'delegated', () => ({ command: { create: { templateId: '#pkg:Main:Asset', payload: {} } } })],
+  [
+    'POST',
+    '/delegated-sessions/{id}/execute',
+    'delegated',
+    'delegatedSessions',
+    'delegated',
+    () => ({ command: { create: { templateId: '#pkg:Main:Asset', payload: {} } } }),
+  ],
   ['POST', '/delegated-sessions/{id}/query', 'delegated', 'delegatedSessions', 'delegated', () => ({})],
 ];
 
@@ -54,7 +68,10 @@ describe('tenant isolation across every endpoint that names a record', () => {
 
   beforeAll(async () => {
     svc = await startTestEmulator();
-    for (const [tenant, key] of [['acme', ACME_KEY], ['globex', GLOBEX_KEY]] as const) {
+    for (const [tenant, key] of [
+      ['acme', ACME_KEY],
+      ['globex', GLOBEX_KEY],
+    ] as const) {
       const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
         const res = await svc.request('POST', path, { key, body, headers });
         expect(res.status, `${path}: ${res.text}`).toBe(201);
@@ -62,7 +79,11 @@ describe('tenant isolation across every endpoint that names a record', () => {
       };
       const who = await signIn(svc, key);
       const wallet = await claimWallet(svc, who);
-      const delegated = await post('/delegated-sessions', { walletId: wallet.id, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' }, who.headers);
+      const delegated = await post(
+        '/delegated-sessions',
+        { walletId: wallet.id, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' },
+        who.headers,
+      );
       owned[tenant] = {
         key,
         session: who.headers['authorization']!,
@@ -92,37 +113,44 @@ describe('tenant isolation across every endpoint that names a record', () => {
   });
 
   type Case = [Tenant, string, string, Slot, CollectionName, Auth, ((victim: Owned, asker: Owned) => unknown) | undefined];
-  const cases: Case[] = (['acme', 'globex'] as const).flatMap((asker) => MATRIX.map(([method, path, slot, collection, auth, body]): Case => [asker, method, path, slot, collection, auth, body]));
-  it.each(cases)('%s: %s %s with the other tenant\'s %s is refused as for an id that never existed', async (asker, method, path, slot, collection, auth, body) => {
-    const me = owned[asker];
-    const victim = owned[asker === 'acme' ? 'globex' : 'acme'];
-    const before = svc.emulator.rt.store.get(collection, victim.ids[slot]);
-    expect(before).toBeDefined();
-    const headers = auth === 'key' ? {} : { authorization: auth === 'session' ? me.session : me.delegatedToken };
-    const send = (id: string) => {
-      const given = body?.(victim, me);
-      // An id in the body (POST /mpc/shares …) is swapped the same way as one in the path.
-      const swapped = given === undefined ? undefined : JSON.parse(JSON.stringify(given).replaceAll(victim.ids[slot], id));
-      return svc.request(method, path.replace(/\{\w+\}/, id), { key: me.key, headers, ...(swapped === undefined ? {} : { body: swapped }) });
-    };
-    const res = await send(victim.ids[slot]);
-    // A delegated token names its own session: any other id, of any tenant or of none, is refused
-    // as 401 before a lookup. Every other call looks the record up in the asker's tenant: 404.
-    const [status, code] = auth === 'delegated' ? [401, 'invalid_session'] : [404, 'not_found'];
-    expect(res.status, res.text).toBe(status);
-    expect(res.body).toEqual({ error: expect.any(String), code, details: [] });
-    // Exactly what an id that never existed gets, so existence does not leak.
-    const never = await send(victim.ids[slot].replace(/_[0-9A-Za-z]+$/, '_doesNotExist00000000000'));
-    expect([never.status, never.body.code]).toEqual([status, code]);
-    expect(svc.emulator.rt.store.get(collection, victim.ids[slot])).toEqual(before);
-  });
+  const cases: Case[] = (['acme', 'globex'] as const).flatMap((asker) =>
+    MATRIX.map(([method, path, slot, collection, auth, body]): Case => [asker, method, path, slot, collection, auth, body]),
+  );
+  it.each(cases)(
+    "%s: %s %s with the other tenant's %s is refused as for an id that never existed",
+    async (asker, method, path, slot, collection, auth, body) => {
+      const me = owned[asker];
+      const victim = owned[asker === 'acme' ? 'globex' : 'acme'];
+      const before = svc.emulator.rt.store.get(collection, victim.ids[slot]);
+      expect(before).toBeDefined();
+      const headers = auth === 'key' ? {} : { authorization: auth === 'session' ? me.session : me.delegatedToken };
+      const send = (id: string) => {
+        const given = body?.(victim, me);
+        // An id in the body (POST /mpc/shares …) is swapped the same way as one in the path.
+        const swapped = given === undefined ? undefined : JSON.parse(JSON.stringify(given).replaceAll(victim.ids[slot], id));
+        return svc.request(method, path.replace(/\{\w+\}/, id), { key: me.key, headers, ...(swapped === undefined ? {} : { body: swapped }) });
+      };
+      const res = await send(victim.ids[slot]);
+      // A delegated token names its own session: any other id, of any tenant or of none, is refused
+      // as 401 before a lookup. Every other call looks the record up in the asker's tenant: 404.
+      const [status, code] = auth === 'delegated' ? [401, 'invalid_session'] : [404, 'not_found'];
+      expect(res.status, res.text).toBe(status);
+      expect(res.body).toEqual({ error: expect.any(String), code, details: [] });
+      // Exactly what an id that never existed gets, so existence does not leak.
+      const never = await send(victim.ids[slot].replace(/_[0-9A-Za-z]+$/, '_doesNotExist00000000000'));
+      expect([never.status, never.body.code]).toEqual([status, code]);
+      expect(svc.emulator.rt.store.get(collection, victim.ids[slot])).toEqual(before);
+    },
+  );
 
   it('left each tenant able to use its own records', async () => {
     for (const tenant of ['acme', 'globex'] as const) {
       const mine = owned[tenant];
       expect((await svc.request('GET', `/apps/${mine.ids.app}`, { key: mine.key })).status).toBe(200);
       expect((await svc.request('GET', `/guests/${mine.ids.guest}`, { key: mine.key })).status).toBe(200);
-      expect((await svc.request('GET', `/delegated-sessions/${mine.ids.delegated}`, { key: mine.key, headers: { authorization: mine.session } })).status).toBe(200);
+      expect((await svc.request('GET', `/delegated-sessions/${mine.ids.delegated}`, { key: mine.key, headers: { authorization: mine.session } })).status).toBe(
+        200,
+      );
       expect((await svc.request('GET', `/mpc/shares/${mine.ids.wallet}`, { key: mine.key, headers: { authorization: mine.session } })).status).toBe(200);
     }
   });

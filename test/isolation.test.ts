@@ -18,7 +18,10 @@ describe('isolation between Acme and Globex', () => {
 
   beforeAll(async () => {
     svc = await startTestEmulator();
-    for (const [tenant, key] of [['acme', ACME_KEY], ['globex', GLOBEX_KEY]] as const) {
+    for (const [tenant, key] of [
+      ['acme', ACME_KEY],
+      ['globex', GLOBEX_KEY],
+    ] as const) {
       const app = await svc.request('POST', '/apps', { key, body: { name: `${tenant} private app` } });
       const user = await svc.request('POST', '/users', { key, body: { email: `${tenant}.private@example.com` } });
       const apiKey = await svc.request('POST', '/api-keys', { key, body: { name: `${tenant} private key` } });
@@ -42,7 +45,7 @@ describe('isolation between Acme and Globex', () => {
   ] as const;
   const cases = pairs.flatMap(([asker, key, victim]) => attempts.map(([method, path, body]) => [asker, method, path, victim, key, body] as const));
 
-  it.each(cases)('%s: %s %s of %s\'s record is 404 not_found', async (_asker, method, path, victim, key, body) => {
+  it.each(cases)("%s: %s %s of %s's record is 404 not_found", async (_asker, method, path, victim, key, body) => {
     const target = owned[victim];
     const url = path.replace(/\{(\w+)\}/, (_m, field: keyof Owned) => target[field]);
     const res = await svc.request(method, url, { key, ...(body === undefined ? {} : { body }) });
@@ -55,7 +58,10 @@ describe('isolation between Acme and Globex', () => {
   });
 
   it('left every record as it was, and each owner still reaches its own', async () => {
-    for (const [tenant, key] of [['acme', ACME_KEY], ['globex', GLOBEX_KEY]] as const) {
+    for (const [tenant, key] of [
+      ['acme', ACME_KEY],
+      ['globex', GLOBEX_KEY],
+    ] as const) {
       const mine = owned[tenant];
       const app = await svc.request('GET', `/apps/${mine.appId}`, { key });
       expect(app.status).toBe(200);
@@ -71,7 +77,7 @@ describe('isolation between Acme and Globex', () => {
   it.each([
     ['Acme', ACME_KEY, 'globex', 'acme'],
     ['Globex', GLOBEX_KEY, 'acme', 'globex'],
-  ] as const)('%s\'s lists hold only its own records', async (_label, key, other, self) => {
+  ] as const)("%s's lists hold only its own records", async (_label, key, other, self) => {
     const apps = (await svc.request('GET', '/apps?page_size=100', { key })).body;
     const users = (await svc.request('GET', '/users?page_size=100', { key })).body;
     const keys = (await svc.request('GET', '/api-keys', { key })).body;

@@ -13,7 +13,14 @@ import { SERVED_OPERATIONS, SPEC_AREAS, SPEC_OPERATIONS } from './spec-operation
 const BASE = '/v1';
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
-type Operation = { operationId?: string; tags?: string[]; security?: unknown[]; requestBody?: unknown; parameters?: Array<{ name: string; in: string }>; responses: Record<string, { content?: unknown }> };
+type Operation = {
+  operationId?: string;
+  tags?: string[];
+  security?: unknown[];
+  requestBody?: unknown;
+  parameters?: Array<{ name: string; in: string }>;
+  responses: Record<string, { content?: unknown }>;
+};
 type Response = { $ref?: string; content?: unknown; headers?: Record<string, unknown> };
 type OpenApiDocument = {
   openapi: string;
@@ -21,7 +28,12 @@ type OpenApiDocument = {
   servers: Array<{ url: string }>;
   paths: Record<string, Record<string, Operation>>;
   tags?: Array<{ name: string; description?: string }>;
-  components: { securitySchemes: Record<string, unknown>; schemas?: Record<string, unknown>; responses?: Record<string, Response>; headers?: Record<string, Record<string, unknown>> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas?: Record<string, unknown>;
+    responses?: Record<string, Response>;
+    headers?: Record<string, Record<string, unknown>>;
+  };
 };
 
 /** An operation's response for a status, its $ref to components/responses followed. */
@@ -83,7 +95,10 @@ describe('the OpenAPI document', () => {
     for (const [method, path, operation] of operationsOf(doc)) {
       const where = `${method} ${path}`;
       const statuses = Object.keys(operation.responses);
-      expect(statuses.some((status) => /^2\d\d$/.test(status)), where).toBe(true);
+      expect(
+        statuses.some((status) => /^2\d\d$/.test(status)),
+        where,
+      ).toBe(true);
       for (const status of statuses) {
         const content = responseOf(doc, operation, status).content as Record<string, { schema: unknown }> | undefined;
         expect(content?.['application/json']?.schema, `${where} ${status}`).toBeDefined();
@@ -118,14 +133,18 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the optional empty body of the actions that take none', () => {
-    for (const [path, operationId] of [['/mfa/setup', 'setupMfa'], ['/mfa/challenge', 'createMfaChallenge'], ['/custom-domains/verify', 'verifyCustomDomain']] as const) {
+    for (const [path, operationId] of [
+      ['/mfa/setup', 'setupMfa'],
+      ['/mfa/challenge', 'createMfaChallenge'],
+      ['/custom-domains/verify', 'verifyCustomDomain'],
+    ] as const) {
       const operation = doc.paths[BASE + path]!['post']!;
       expect(operation.operationId).toBe(operationId);
       expect(operation.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' } } } });
     }
   });
 
-  it('keeps a catalogue of the spec\'s 56 operations in 15 areas', () => {
+  it("keeps a catalogue of the spec's 56 operations in 15 areas", () => {
     expect(SPEC_OPERATIONS).toHaveLength(56);
     expect(new Set(SPEC_OPERATIONS.map((operation) => operation.area))).toEqual(new Set(SPEC_AREAS));
     const keys = SPEC_OPERATIONS.map((operation) => `${operation.method} ${operation.path}`);
@@ -135,11 +154,17 @@ describe('the OpenAPI document', () => {
   it('serves exactly the operations of the catalogue and the document itself, no fewer and no more', () => {
     const served = operationsOf(doc).map(([method, path]) => `${method} ${path}`);
     const catalogue = SERVED_OPERATIONS.map((operation) => `${operation.method} ${BASE}${operation.path}`);
-    expect(catalogue.filter((key) => !served.includes(key)), 'in the catalogue, missing from the document').toEqual([]);
-    expect(served.filter((key) => !catalogue.includes(key)), 'in the document, not in the catalogue').toEqual([]);
+    expect(
+      catalogue.filter((key) => !served.includes(key)),
+      'in the catalogue, missing from the document',
+    ).toEqual([]);
+    expect(
+      served.filter((key) => !catalogue.includes(key)),
+      'in the document, not in the catalogue',
+    ).toEqual([]);
   });
 
-  it('names every operation with the catalogue\'s operationId and tags it with its area', () => {
+  it("names every operation with the catalogue's operationId and tags it with its area", () => {
     const byKey = new Map(SERVED_OPERATIONS.map((operation) => [`${operation.method} ${BASE}${operation.path}`, operation]));
     for (const [method, path, operation] of operationsOf(doc)) {
       const expected = byKey.get(`${method} ${path}`);
@@ -148,7 +173,7 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('describes every tag it uses, in the order of the spec\'s areas, then the document\'s', () => {
+  it("describes every tag it uses, in the order of the spec's areas, then the document's", () => {
     expect((doc.tags ?? []).map((tag) => tag.name)).toEqual([...SPEC_AREAS, 'OpenAPI']);
     for (const tag of doc.tags ?? []) expect(tag.description, tag.name).toMatch(/\w{3,}/);
   });

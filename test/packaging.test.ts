@@ -69,11 +69,15 @@ describe('the npm package', () => {
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT });
     const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
     const files = packed!.files.map((file) => file.path);
-    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'dist/cli/index.js', 'dist/index.js', 'dist/index.d.ts', 'fixtures/default.json']) expect(files).toContain(needed);
+    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'dist/cli/index.js', 'dist/index.js', 'dist/index.d.ts', 'fixtures/default.json'])
+      expect(files).toContain(needed);
     expect(files.filter((path) => /^(src|test|scripts|dist-bin)\/|\.test\.js$|test-support/.test(path))).toEqual([]);
 
     const prefix = join(work, 'prefix');
-    await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed!.filename)], { cwd: work, timeout: 150_000 });
+    await run('npm', ['install', '--global', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', join(work, packed!.filename)], {
+      cwd: work,
+      timeout: 150_000,
+    });
     const svcBin = process.platform === 'win32' ? join(prefix, 'svc.cmd') : join(prefix, 'bin', 'svc');
     expect(existsSync(svcBin)).toBe(true);
     const version = await run(svcBin, ['--version'], { cwd: work });

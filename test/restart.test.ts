@@ -86,14 +86,20 @@ describe('restart on the same data dir', () => {
     expect((await svc.request('DELETE', `/api-keys/${revoked.body.data.id}`)).status).toBe(200);
     acked.liveKey = (await svc.request('POST', '/api-keys', { body: { name: 'lives on' } })).body.data.key;
 
-    expect((await svc.request('PATCH', '/tenant', { body: { name: 'Acme After', settings: { sessionTtl: '3h', telegram: { botToken: '42:restartTokenValue_abcdefghijk' } } } })).status).toBe(200);
+    expect(
+      (
+        await svc.request('PATCH', '/tenant', {
+          body: { name: 'Acme After', settings: { sessionTtl: '3h', telegram: { botToken: '42:restartTokenValue_abcdefghijk' } } },
+        })
+      ).status,
+    ).toBe(200);
     acked.globexAppId = (await svc.request('POST', '/apps', { key: GLOBEX_KEY, body: { name: 'Globex Survivor' } })).body.data.id;
 
     // Writes still in flight when the stop begins: each one answered 201 must survive.
     const usersBefore = svc.emulator.rt.store.count('users');
     const inFlight = Array.from({ length: 10 }, (_, i) => svc.request('POST', '/users', { body: { email: `inflight${i}@example.com` } }));
     // Stop as soon as the first of them is being written, while others are still on their way.
-    for (const deadline = Date.now() + 5_000; svc.emulator.rt.store.count('users') === usersBefore && Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 5_000; svc.emulator.rt.store.count('users') === usersBefore && Date.now() < deadline;) {
       await new Promise((resolve) => setImmediate(resolve));
     }
     const stopping = svc.stop();
@@ -146,9 +152,7 @@ describe('restart on the same data dir', () => {
 
   it('third run after a second round of parallel writes: nothing is lost or doubled', async () => {
     const second = running.at(-1)!;
-    const results = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => second.request('POST', '/apps', { body: { name: `Burst ${i}` } })),
-    );
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => second.request('POST', '/apps', { body: { name: `Burst ${i}` } })));
     expect(results.every((r) => r.status === 201)).toBe(true);
     await second.stop();
     const third = await start();

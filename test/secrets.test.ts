@@ -103,7 +103,19 @@ describe('secrets at rest, in listings and in answers', () => {
   });
 
   it('shows no secret in any listing, the event log or the dashboard', async () => {
-    const pages = ['/api-keys', '/webhooks', '/tenant', '/users?page_size=100', '/apps', '/_emulator/events?limit=1000', '/_emulator/dlq', '/_emulator/ui', `/_emulator/ui/tenants/${ACME_TENANT_ID}`, '/_emulator/ui/webhooks', '/_emulator/ui/events'];
+    const pages = [
+      '/api-keys',
+      '/webhooks',
+      '/tenant',
+      '/users?page_size=100',
+      '/apps',
+      '/_emulator/events?limit=1000',
+      '/_emulator/dlq',
+      '/_emulator/ui',
+      `/_emulator/ui/tenants/${ACME_TENANT_ID}`,
+      '/_emulator/ui/webhooks',
+      '/_emulator/ui/events',
+    ];
     for (const page of pages) {
       const res = await svc.request('GET', page);
       expect(res.status, page).toBe(200);
@@ -112,25 +124,37 @@ describe('secrets at rest, in listings and in answers', () => {
   });
 
   it('looks keys and sessions up by hash and compares them in constant time', async () => {
-    for (const [key, session] of [[ACME_KEY, undefined], [secrets.get('new API key')!, undefined], [ACME_KEY, secrets.get('converted session token')!]] as const) {
+    for (const [key, session] of [
+      [ACME_KEY, undefined],
+      [secrets.get('new API key')!, undefined],
+      [ACME_KEY, secrets.get('converted session token')!],
+    ] as const) {
       const before = compared.count;
-      const res = await svc.request('GET', session === undefined ? '/apps' : '/mfa/status', { key, ...(session === undefined ? {} : { headers: { authorization: `Bearer ${session}` } }) });
+      const res = await svc.request('GET', session === undefined ? '/apps' : '/mfa/status', {
+        key,
+        ...(session === undefined ? {} : { headers: { authorization: `Bearer ${session}` } }),
+      });
       expect(res.status).toBe(200);
       expect(compared.count - before, 'timingSafeEqual calls').toBeGreaterThanOrEqual(session === undefined ? 1 : 2);
     }
   });
 
-  it.each(['ftp://127.0.0.1/hook', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/plain,hi', 'ws://127.0.0.1/hook', '//127.0.0.1/hook', 'gopher://127.0.0.1:70/'])(
-    'refuses the webhook target %s on create and on change',
-    async (url) => {
-      const created = await svc.request('POST', '/webhooks', { body: { url, events: ['*'] } });
-      expect(created.status).toBe(400);
-      expect(created.body).toMatchObject({ code: 'validation_error', details: expect.arrayContaining([expect.objectContaining({ path: 'url' })]) });
-      const hooks = (await svc.request('GET', '/webhooks')).body.data as Array<{ id: string }>;
-      const changed = await svc.request('PATCH', `/webhooks/${hooks[0]!.id}`, { body: { url } });
-      expect(changed.status).toBe(400);
-    },
-  );
+  it.each([
+    'ftp://127.0.0.1/hook',
+    'file:///etc/passwd',
+    'javascript:alert(1)',
+    'data:text/plain,hi',
+    'ws://127.0.0.1/hook',
+    '//127.0.0.1/hook',
+    'gopher://127.0.0.1:70/',
+  ])('refuses the webhook target %s on create and on change', async (url) => {
+    const created = await svc.request('POST', '/webhooks', { body: { url, events: ['*'] } });
+    expect(created.status).toBe(400);
+    expect(created.body).toMatchObject({ code: 'validation_error', details: expect.arrayContaining([expect.objectContaining({ path: 'url' })]) });
+    const hooks = (await svc.request('GET', '/webhooks')).body.data as Array<{ id: string }>;
+    const changed = await svc.request('PATCH', `/webhooks/${hooks[0]!.id}`, { body: { url } });
+    expect(changed.status).toBe(400);
+  });
 });
 
 describe('the server log', () => {

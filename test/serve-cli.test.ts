@@ -96,7 +96,10 @@ async function serve(args: string[]): Promise<Served> {
 /** Runs a command that should fail at once; answers its exit code and output. */
 async function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const run = launch(args);
-  const code = await Promise.race([run.exited, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running: ${run.stdout()}`)), 15_000))]);
+  const code = await Promise.race([
+    run.exited,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running: ${run.stdout()}`)), 15_000)),
+  ]);
   return { code, stdout: run.stdout(), stderr: run.stderr() };
 }
 
@@ -137,7 +140,7 @@ describe('svc serve --port 0', () => {
     expect(svc.stdout()).toContain(resolve(dataDir));
   });
 
-  it('answers the README\'s curl with the printed key, and 401 in the envelope without it', async () => {
+  it("answers the README's curl with the printed key, and 401 in the envelope without it", async () => {
     const res = await fetch(`${svc.baseUrl}/users?page=2&page_size=5`, { headers: { 'x-api-key': svc.keys[0]!.key } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
@@ -149,7 +152,7 @@ describe('svc serve --port 0', () => {
     expect(await refused.json()).toEqual({ error: expect.any(String), code: 'missing_api_key', details: [] });
   });
 
-  it('refuses a second server on the same data dir with the first one\'s pid, as one line', async () => {
+  it("refuses a second server on the same data dir with the first one's pid, as one line", async () => {
     const second = await runToExit(['serve', '--port', '0', '--data-dir', dataDir]);
     expect(second.code).not.toBe(0);
     expectOneLineError(second.stderr, `pid ${svc.child.pid}`, resolve(dataDir));

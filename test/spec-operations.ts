@@ -55,8 +55,8 @@ export const SPEC_OPERATIONS: readonly SpecOperation[] = [
   op('listUsers', 'Users', 'GET', '/users', 'List users (paginated)'),
   op('createUser', 'Users', 'POST', '/users', 'Create user'),
   op('getUser', 'Users', 'GET', '/users/{id}', 'Get user'),
-  op('createWallet', 'Users', 'POST', '/users/me/wallet', 'Create the current user\'s wallet'),
-  op('getWallet', 'Users', 'GET', '/users/me/wallet', 'Get the current user\'s wallet'),
+  op('createWallet', 'Users', 'POST', '/users/me/wallet', "Create the current user's wallet"),
+  op('getWallet', 'Users', 'GET', '/users/me/wallet', "Get the current user's wallet"),
 
   op('listApiKeys', 'API keys', 'GET', '/api-keys', 'List API keys'),
   op('createApiKey', 'API keys', 'POST', '/api-keys', 'Create API key (value shown once)'),
@@ -75,7 +75,7 @@ export const SPEC_OPERATIONS: readonly SpecOperation[] = [
   op('verifyPasskeyLogin', 'Passkey/WebAuthn', 'POST', '/auth/passkey/login-verify', 'Verify login'),
 
   op('verifyTelegramAuth', 'Telegram', 'POST', '/auth/telegram/verify', 'Verify Telegram auth data'),
-  op('getTelegramWidgetConfig', 'Telegram', 'GET', '/auth/telegram/widget-config', 'Get the widget\'s bot configuration'),
+  op('getTelegramWidgetConfig', 'Telegram', 'GET', '/auth/telegram/widget-config', "Get the widget's bot configuration"),
 
   op('createGuest', 'Guest sessions', 'POST', '/guests', 'Create guest session'),
   op('getGuest', 'Guest sessions', 'GET', '/guests/{id}', 'Get guest session'),

@@ -23,9 +23,20 @@ class SvcProcess {
 
   constructor(args: string[]) {
     this.child = spawn(process.execPath, [SVC_BIN, ...args], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child.stdout!.on('data', (chunk: Buffer) => { this.stdout += chunk.toString('utf8'); this.#notify(); });
-    this.child.stderr!.on('data', (chunk: Buffer) => { this.stderr += chunk.toString('utf8'); this.#notify(); });
-    this.#exited = new Promise((resolve) => this.child.once('exit', (code) => { this.#notify(); resolve(code); }));
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.stdout += chunk.toString('utf8');
+      this.#notify();
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString('utf8');
+      this.#notify();
+    });
+    this.#exited = new Promise((resolve) =>
+      this.child.once('exit', (code) => {
+        this.#notify();
+        resolve(code);
+      }),
+    );
   }
 
   #notify(): void {
@@ -46,7 +57,10 @@ class SvcProcess {
       }
       if (this.child.exitCode !== null) throw new Error(`svc exited (${this.child.exitCode}) first:\n${this.stdout}\n${this.stderr}`);
       if (Date.now() > deadline) throw new Error(`timed out waiting; stdout so far:\n${this.stdout}\nstderr:\n${this.stderr}`);
-      await new Promise<void>((resolve) => { this.#wake.push(resolve); setTimeout(resolve, 200); });
+      await new Promise<void>((resolve) => {
+        this.#wake.push(resolve);
+        setTimeout(resolve, 200);
+      });
     }
   }
 
@@ -65,7 +79,13 @@ const matching = (pattern: RegExp) => (line: string) => pattern.exec(line);
 const jsonLines = (proc: SvcProcess): Array<Record<string, any>> => proc.lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
 
 function userCreatedBody(id: string, email = 'replay@example.com'): string {
-  return JSON.stringify({ id, type: 'user.created', created_at: '2026-11-21T10:00:00.000Z', api_version: '2026-11-01', data: { userId: 'usr_x', email, partyId: 'x::1220ab' } });
+  return JSON.stringify({
+    id,
+    type: 'user.created',
+    created_at: '2026-11-21T10:00:00.000Z',
+    api_version: '2026-11-01',
+    data: { userId: 'usr_x', email, partyId: 'x::1220ab' },
+  });
 }
 
 async function deliver(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
@@ -90,11 +110,25 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
   });
 
   function listen(args: string[]): SvcProcess {
-    const proc = new SvcProcess(['webhook', 'listen', '--register', '--url', baseUrl, '--api-key', ACME_KEY, '--port', '0', '--events', 'user.created', ...args]);
+    const proc = new SvcProcess([
+      'webhook',
+      'listen',
+      '--register',
+      '--url',
+      baseUrl,
+      '--api-key',
+      ACME_KEY,
+      '--port',
+      '0',
+      '--events',
+      'user.created',
+      ...args,
+    ]);
     running.push(proc);
     return proc;
   }
-  const api = (method: string, path: string, body?: unknown) => sendRequest(`${baseUrl}${path}`, method, { key: ACME_KEY, ...(body === undefined ? {} : { body }) });
+  const api = (method: string, path: string, body?: unknown) =>
+    sendRequest(`${baseUrl}${path}`, method, { key: ACME_KEY, ...(body === undefined ? {} : { body }) });
 
   it('shows a user.created event valid and reports each bad delivery with its reason', async () => {
     const log = join(dir, 'deliveries.jsonl');
@@ -131,7 +165,9 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const shown = await listener.waitFor((line) => line.includes('#7') && line);
     expect(shown).toMatch(/↺ duplicate\s+→ 200/);
     expect(listener.stdout).toMatch(/#2 .*✖ invalid: signature_mismatch\s+→ 400/);
-    expect(listener.stdout).toMatch(/#4 .*✖ invalid: timestamp_too_old\s+→ 400\n\s+✖ freshness: timestamp_too_old: the timestamp is 40\d s old \(limit 300 s\)/);
+    expect(listener.stdout).toMatch(
+      /#4 .*✖ invalid: timestamp_too_old\s+→ 400\n\s+✖ freshness: timestamp_too_old: the timestamp is 40\d s old \(limit 300 s\)/,
+    );
     expect(listener.stdout).toMatch(/#5 .*✖ invalid: missing_signature/);
     expect(listener.stdout).toMatch(/#6 .*✖ invalid: missing_event_id/);
     expect(listener.stdout).toContain('already processed as #1');
@@ -143,8 +179,19 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const listed = await api('GET', '/webhooks');
     expect(listed.body.data.map((w: { id: string }) => w.id)).not.toContain(webhookId);
 
-    const logged = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as ReceivedDelivery);
-    expect(logged.map((d) => d.reason ?? d.verdict)).toEqual(['valid', 'signature_mismatch', 'signature_mismatch', 'timestamp_too_old', 'missing_signature', 'missing_event_id', 'duplicate']);
+    const logged = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ReceivedDelivery);
+    expect(logged.map((d) => d.reason ?? d.verdict)).toEqual([
+      'valid',
+      'signature_mismatch',
+      'signature_mismatch',
+      'timestamp_too_old',
+      'missing_signature',
+      'missing_event_id',
+      'duplicate',
+    ]);
     expect(logged[0]).toMatchObject({ eventId, eventType: 'user.created', answer: { status: 200 } });
   });
 
@@ -184,11 +231,14 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
       expect(handler.received).toHaveLength(0);
       await sendRequest(`${new URL(baseUrl).origin}/_emulator/clock/advance`, 'POST', { body: { by: '1m' } });
       const [relayed] = await handler.waitFor(1);
-      expect(() => verifySignature({
-        secret, body: relayed!.body,
-        signature: relayed!.headers['x-service-signature'] as string,
-        timestamp: relayed!.headers['x-service-timestamp'] as string,
-      })).not.toThrow();
+      expect(() =>
+        verifySignature({
+          secret,
+          body: relayed!.body,
+          signature: relayed!.headers['x-service-signature'] as string,
+          timestamp: relayed!.headers['x-service-timestamp'] as string,
+        }),
+      ).not.toThrow();
       const deliveries = await api('GET', `/webhooks/${webhookId}/deliveries`);
       expect(deliveries.body.data[0]).toMatchObject({ status: 'succeeded', eventId: relayed!.headers['x-service-event-id'] });
       expect(deliveries.body.data[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
@@ -205,14 +255,28 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     await api('POST', '/users', { email: 'listen-timeout@example.com' });
     const held = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as ReceivedDelivery));
     expect(held.answer).toEqual({ status: null, cause: 'respond' });
-    await expect.poll(async () => (await api('GET', `/webhooks/${webhookId}/deliveries`)).body.data[0]?.attempts[0]?.error, { timeout: 8_000 })
+    await expect
+      .poll(async () => (await api('GET', `/webhooks/${webhookId}/deliveries`)).body.data[0]?.attempts[0]?.error, { timeout: 8_000 })
       .toBe('no answer within 2 s');
     expect(await listener.stop()).toBe(0);
   });
 
   it('--print-body shows each payload, and a webhook deleted meanwhile is reported as already gone', async () => {
     // The origin alone is taken as well as the /v1 base (issue 16 item 10).
-    const text = new SvcProcess(['webhook', 'listen', '--register', '--url', new URL(baseUrl).origin, '--api-key', ACME_KEY, '--port', '0', '--events', 'user.created', '--print-body']);
+    const text = new SvcProcess([
+      'webhook',
+      'listen',
+      '--register',
+      '--url',
+      new URL(baseUrl).origin,
+      '--api-key',
+      ACME_KEY,
+      '--port',
+      '0',
+      '--events',
+      'user.created',
+      '--print-body',
+    ]);
     running.push(text);
     const webhookId = (await text.waitFor(matching(/Webhook\s+(whk_\w+)/)))[1]!;
     const json = listen(['--print-body', '--json']);
@@ -239,7 +303,9 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     expect(badRate.stderr).toContain('--fail-rate must be a probability');
     const badUrl = new SvcProcess(['webhook', 'listen', '--register', '--url', 'localhost:4010', '--api-key', ACME_KEY, '--port', '0']);
     expect(await badUrl.exited()).toBe(2);
-    expect(badUrl.stderr).toBe('error: --url "localhost:4010" does not start with http:// or https://; give the deployment\'s address, such as http://127.0.0.1:4010 or http://127.0.0.1:4010/v1\n');
+    expect(badUrl.stderr).toBe(
+      'error: --url "localhost:4010" does not start with http:// or https://; give the deployment\'s address, such as http://127.0.0.1:4010 or http://127.0.0.1:4010/v1\n',
+    );
     const badKey = new SvcProcess(['webhook', 'listen', '--register', '--url', baseUrl, '--api-key', 'sk_test_nope', '--port', '0']);
     expect(await badKey.exited()).toBe(1);
     expect(badKey.stderr.trim().split('\n')).toHaveLength(1);

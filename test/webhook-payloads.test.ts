@@ -25,12 +25,15 @@ interface HeaderParameter {
 /** Login Widget data signed as core.telegram.org/widgets/login describes. */
 function telegramWidget(id: number, authDate: number): Record<string, string | number> {
   const fields: Record<string, string | number> = { id, first_name: 'Payload', username: `payload${id}`, auth_date: authDate };
-  const checkString = Object.keys(fields).sort().map((key) => `${key}=${fields[key]}`).join('\n');
+  const checkString = Object.keys(fields)
+    .sort()
+    .map((key) => `${key}=${fields[key]}`)
+    .join('\n');
   const secret = createHash('sha256').update(ACME_BOT_TOKEN).digest();
   return { ...fields, hash: createHmac('sha256', secret).update(checkString).digest('hex') };
 }
 
-describe('the document\'s webhooks, checked against real deliveries', () => {
+describe("the document's webhooks, checked against real deliveries", () => {
   let dns: TestDnsServer;
   let svc: TestEmulator;
   let receiver: TestReceiver;
@@ -53,7 +56,12 @@ describe('the document\'s webhooks, checked against real deliveries', () => {
     expect(hook.status).toBe(201);
     const since = svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID).length;
     await emitEveryEventByApiCalls();
-    emittedByCalls = new Set(svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID).slice(since).map((event) => event.type));
+    emittedByCalls = new Set(
+      svc.emulator.rt.store
+        .ofTenant('events', ACME_TENANT_ID)
+        .slice(since)
+        .map((event) => event.type),
+    );
     for (const type of EVENT_TYPES) expect((await svc.request('POST', `/webhooks/${hook.body.data.id}/test`, { body: { type } })).status).toBe(200);
     const expected = svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID).length - since;
     deliveries = await receiver.waitFor(expected, 20_000);
@@ -71,7 +79,10 @@ describe('the document\'s webhooks, checked against real deliveries', () => {
     const wallet = await claimWallet(svc, owner); // wallet.created
     const delegated = await call('POST', '/delegated-sessions', { walletId: wallet.id, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' });
     const execute = (command: unknown) =>
-      svc.request('POST', `/delegated-sessions/${delegated.body.data.id}/execute`, { headers: { authorization: `Bearer ${delegated.body.data.token}` }, body: { command } });
+      svc.request('POST', `/delegated-sessions/${delegated.body.data.id}/execute`, {
+        headers: { authorization: `Bearer ${delegated.body.data.token}` },
+        body: { command },
+      });
     const created = await execute({ create: { templateId: '#pkg:Iou:Iou', payload: { amount: '1.00' } } }); // tx.completed
     const contractId = created.body.data.events[0].contractId as string;
     await execute({ exercise: { contractId, choice: 'Archive' } });
@@ -120,7 +131,9 @@ describe('the document\'s webhooks, checked against real deliveries', () => {
     const at = `openapi.json#/webhooks/${type}/post`;
     return {
       body: compiled(`${at}/requestBody/content/application~1json/schema`),
-      headers: operation.parameters.flatMap((parameter, index) => (parameter.in === 'header' ? [{ ...parameter, check: compiled(`${at}/parameters/${index}/schema`) }] : [])),
+      headers: operation.parameters.flatMap((parameter, index) =>
+        parameter.in === 'header' ? [{ ...parameter, check: compiled(`${at}/parameters/${index}/schema`) }] : [],
+      ),
     };
   }
 

@@ -28,7 +28,9 @@ export async function controlRequest<T>(options: ControlOptions, method: string,
   if (options.adminToken) headers['authorization'] = `Bearer ${options.adminToken}`;
   let response;
   try {
-    response = await (await loadUndici()).request(`${origin}/_emulator${path}`, {
+    response = await (
+      await loadUndici()
+    ).request(`${origin}/_emulator${path}`, {
       method: method as 'GET',
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

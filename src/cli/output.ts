@@ -5,7 +5,10 @@ if (process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '') cha
 
 /** An error the user can act on: printed as one line, exits with `exitCode`. */
 export class CliError extends Error {
-  constructor(message: string, readonly exitCode = 1) {
+  constructor(
+    message: string,
+    readonly exitCode = 1,
+  ) {
     super(message);
     this.name = 'CliError';
   }

@@ -75,7 +75,14 @@ describe.each(['undici', 'in-process'])('createClient over %s', (transport) => {
     const delivery = unwrap(await client().webhooks.test(hook.id)).data;
     expect(delivery.status).toBe('succeeded');
     const [received] = (await receiver.waitFor(before + 1)).slice(before);
-    expect(() => verifySignature({ secret: hook.secret, body: received!.body, signature: received!.headers['x-service-signature'] as string, timestamp: received!.headers['x-service-timestamp'] as string })).not.toThrow();
+    expect(() =>
+      verifySignature({
+        secret: hook.secret,
+        body: received!.body,
+        signature: received!.headers['x-service-signature'] as string,
+        timestamp: received!.headers['x-service-timestamp'] as string,
+      }),
+    ).not.toThrow();
     unwrap(await client().webhooks.delete(hook.id));
   });
 
@@ -85,10 +92,12 @@ describe.each(['undici', 'in-process'])('createClient over %s', (transport) => {
   });
 });
 
-describe('the client\'s method names', () => {
+describe("the client's method names", () => {
   it('has one method per operation, named by its operationId in the OpenAPI document, and no other', () => {
     const client = clients['in-process']!;
-    const functions = Object.entries(client).filter(([name, value]) => typeof value === 'function' && name !== 'request').map(([name]) => name);
+    const functions = Object.entries(client)
+      .filter(([name, value]) => typeof value === 'function' && name !== 'request')
+      .map(([name]) => name);
     expect(functions.sort()).toEqual(SERVED_OPERATIONS.map((operation) => operation.operationId).sort());
   });
 

@@ -69,7 +69,8 @@ export function createClient(options: ClientOptions) {
     listUsers: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
     createUser: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
     getUser: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
-    createWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
+    createWallet: (session: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
     getWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof Wallet>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
 
     listApiKeys: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
@@ -96,7 +97,8 @@ export function createClient(options: ClientOptions) {
     verifyPasskeyLogin: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
       call<Envelope<Out<typeof SignIn>>>('POST', '/auth/passkey/login-verify', { ...extra, body }),
 
-    verifyTelegramAuth: (body: Record<string, unknown>, extra?: CallOptions) => call<Envelope<Out<typeof SignIn>>>('POST', '/auth/telegram/verify', { ...extra, body }),
+    verifyTelegramAuth: (body: Record<string, unknown>, extra?: CallOptions) =>
+      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/telegram/verify', { ...extra, body }),
     getTelegramWidgetConfig: (extra?: CallOptions) => call<Envelope<Out<typeof TelegramWidgetConfig>>>('GET', '/auth/telegram/widget-config', extra),
 
     createGuest: (extra?: CallOptions) => call<Envelope<Out<typeof CreatedGuest>>>('POST', '/guests', { ...extra, body: {} }),
@@ -104,7 +106,8 @@ export function createClient(options: ClientOptions) {
     convertGuest: (guestId: string, body: { email: string; name?: string }, extra?: CallOptions) =>
       call<Envelope<Out<typeof ConvertedGuest>>>('POST', `/guests/${id(guestId)}/convert`, { ...extra, body }),
     expireGuest: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('DELETE', `/guests/${id(guestId)}`, extra),
-    cleanupGuests: (body: { olderThan: string }, extra?: CallOptions) => call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
+    cleanupGuests: (body: { olderThan: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
 
     createDelegatedSession: (session: string, body: Record<string, unknown>, extra?: CallOptions) =>
       call<Envelope<Out<typeof CreatedDelegatedSession>>>('POST', '/delegated-sessions', { ...extra, bearer: session, body }),
@@ -122,7 +125,8 @@ export function createClient(options: ClientOptions) {
     setupMfa: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaSetup>>>('POST', '/mfa/setup', { ...extra, bearer: session, body: {} }),
     verifyMfaSetup: (session: string, code: string, extra?: CallOptions) =>
       call<Envelope<Out<typeof MfaEnabled>>>('POST', '/mfa/verify-setup', { ...extra, bearer: session, body: { code } }),
-    createMfaChallenge: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
+    createMfaChallenge: (session: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
     verifyMfa: (session: string, body: { challengeId: string; code: string }, extra?: CallOptions) =>
       call<Envelope<Out<typeof MfaVerified>>>('POST', '/mfa/verify', { ...extra, bearer: session, body }),
     getMfaStatus: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaStatus>>>('GET', '/mfa/status', { ...extra, bearer: session }),
@@ -137,18 +141,21 @@ export function createClient(options: ClientOptions) {
     recoverKey: (session: string, body: { walletId: string; shares: string[] }, extra?: CallOptions) =>
       call<Envelope<Out<typeof RecoveredKey>>>('POST', '/mpc/recover', { ...extra, bearer: session, body }),
 
-    registerCustomDomain: (domain: string, extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
+    registerCustomDomain: (domain: string, extra?: CallOptions) =>
+      call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
     verifyCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
     removeCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
 
     getTenant: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),
     updateTenant: (body: z.input<typeof UpdateTenantBody>, extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('PATCH', '/tenant', { ...extra, body }),
 
-    getAnalytics: (period: '7d' | '30d' | '90d', extra?: CallOptions) => call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
+    getAnalytics: (period: '7d' | '30d' | '90d', extra?: CallOptions) =>
+      call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
 
     createCheckoutSession: (body: { plan: string; successUrl: string; cancelUrl: string }, extra?: CallOptions) =>
       call<Envelope<Out<typeof CheckoutSession>>>('POST', '/billing/checkout', { ...extra, body }),
-    createPortalSession: (body: { returnUrl: string }, extra?: CallOptions) => call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
+    createPortalSession: (body: { returnUrl: string }, extra?: CallOptions) =>
+      call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
     getBillingUsage: (extra?: CallOptions) => call<Envelope<Out<typeof BillingUsage>>>('GET', '/billing/usage', extra),
 
     checkHealth: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
@@ -166,9 +173,23 @@ export function createClient(options: ClientOptions) {
     apps: { list: o.listApps, create: o.createApp, get: o.getApp, update: o.updateApp, delete: o.deleteApp },
     users: { list: o.listUsers, create: o.createUser, get: o.getUser, createWallet: o.createWallet, getWallet: o.getWallet },
     apiKeys: { list: o.listApiKeys, create: o.createApiKey, revoke: o.revokeApiKey },
-    webhooks: { list: o.listWebhooks, create: o.createWebhook, update: o.updateWebhook, delete: o.deleteWebhook, test: o.sendTestEvent, deliveries: o.listDeliveries },
+    webhooks: {
+      list: o.listWebhooks,
+      create: o.createWebhook,
+      update: o.updateWebhook,
+      delete: o.deleteWebhook,
+      test: o.sendTestEvent,
+      deliveries: o.listDeliveries,
+    },
     guests: { create: o.createGuest, get: o.getGuest, convert: o.convertGuest, expire: o.expireGuest, cleanup: o.cleanupGuests },
-    mfa: { setup: o.setupMfa, verifySetup: o.verifyMfaSetup, challenge: o.createMfaChallenge, verify: o.verifyMfa, status: o.getMfaStatus, disable: o.disableMfa },
+    mfa: {
+      setup: o.setupMfa,
+      verifySetup: o.verifyMfaSetup,
+      challenge: o.createMfaChallenge,
+      verify: o.verifyMfa,
+      status: o.getMfaStatus,
+      disable: o.disableMfa,
+    },
     customDomains: { register: o.registerCustomDomain, verify: o.verifyCustomDomain, remove: o.removeCustomDomain },
     passkeys: {
       registerOptions: o.getPasskeyRegistrationOptions,
@@ -194,7 +215,8 @@ export function createClient(options: ClientOptions) {
       request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),
       health: (extra?: CallOptions) => control<Envelope<Record<string, unknown>>>('GET', '/health', extra),
       clock: (extra?: CallOptions) => control<Envelope<Out<typeof ClockState>>>('GET', '/clock', extra),
-      setClock: (body: { now?: string; speed?: number }, extra?: CallOptions) => control<Envelope<Out<typeof ClockState>>>('POST', '/clock', { ...extra, body }),
+      setClock: (body: { now?: string; speed?: number }, extra?: CallOptions) =>
+        control<Envelope<Out<typeof ClockState>>>('POST', '/clock', { ...extra, body }),
       advance: (by: string, extra?: CallOptions) =>
         control<Envelope<Out<typeof ClockState> & { fired: number }>>('POST', '/clock/advance', { ...extra, body: { by } }),
       events: (query: { type?: string; limit?: number } = {}, extra?: CallOptions) =>

@@ -144,7 +144,10 @@ export class Scheduler {
 
   /** Removes and answers up to `limit` jobs due at `now` with their due times, earliest first. */
   #takeDue(now: number, limit: number): Array<[string, number]> {
-    const taken = [...this.#due].filter(([, at]) => at <= now).sort((a, b) => a[1] - b[1]).slice(0, limit);
+    const taken = [...this.#due]
+      .filter(([, at]) => at <= now)
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit);
     for (const [id] of taken) this.#due.delete(id);
     return taken;
   }

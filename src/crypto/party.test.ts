@@ -30,13 +30,24 @@ describe('createPartyKeys', () => {
     const keys = await createPartyKeys('alice@example');
     expect(keys.partyId).toBe(partyIdFor('alice@example', keys.publicKey));
     expect(keys.partyId).toMatch(/^alice-example::1220[0-9a-f]{64}$/);
-    for (const pair of [[0, 1], [0, 2], [1, 2]] as const) {
+    for (const pair of [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ] as const) {
       const { seed, publicKey } = await recoverKey([keys.shares[pair[0]]!, keys.shares[pair[1]]!]);
       expect(publicKey.equals(keys.publicKey)).toBe(true);
       const privateKey = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: 'der', type: 'pkcs8' });
       const message = Buffer.from('hello');
       const signature = sign(null, message, privateKey);
-      expect(verify(null, message, createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), keys.publicKey]), format: 'der', type: 'spki' }), signature)).toBe(true);
+      expect(
+        verify(
+          null,
+          message,
+          createPublicKey({ key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), keys.publicKey]), format: 'der', type: 'spki' }),
+          signature,
+        ),
+      ).toBe(true);
     }
   });
 });

@@ -32,7 +32,10 @@ export function partyIdFor(hint: string, rawPublicKey: Uint8Array): string {
 
 /** A party hint Canton accepts: letters, digits, `-` and `_`, at most 64 characters. */
 export function partyHint(text: string): string {
-  const hint = text.replace(/[^A-Za-z0-9_-]/g, '-').replace(/^-+|-+$/g, '').slice(0, 64);
+  const hint = text
+    .replace(/[^A-Za-z0-9_-]/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
   return hint.length > 0 ? hint : 'party';
 }
 

@@ -39,7 +39,9 @@ describe('the embedded ledger', () => {
 
   it('records a non-consuming choice with its argument, keeps the contract active, and creates the follow-ups', async () => {
     const id = await create();
-    const outcome = await submit({ exercise: { contractId: id, choice: 'Split', argument: { at: '3.0' }, creates: [{ templateId: TRANSFER, payload: { to: BOB } }] } });
+    const outcome = await submit({
+      exercise: { contractId: id, choice: 'Split', argument: { at: '3.0' }, creates: [{ templateId: TRANSFER, payload: { to: BOB } }] },
+    });
     expect(outcome.status).toBe('completed');
     expect(outcome.events.map((e) => e.type)).toEqual(['exercised', 'created']);
     expect(outcome.events[0]).toMatchObject({ contractId: id, templateId: IOU, choice: 'Split', argument: { at: '3.0' }, consuming: false });
@@ -51,7 +53,10 @@ describe('the embedded ledger', () => {
   it('archives with Archive: exercised (consuming) then archived; the contract leaves the active set', async () => {
     const id = await create();
     const outcome = await submit({ exercise: { contractId: id, choice: 'Archive', argument: {} } });
-    expect(outcome.events.map((e) => [e.type, e.contractId])).toEqual([['exercised', id], ['archived', id]]);
+    expect(outcome.events.map((e) => [e.type, e.contractId])).toEqual([
+      ['exercised', id],
+      ['archived', id],
+    ]);
     expect(outcome.events[0]).toMatchObject({ consuming: true });
     expect(rt.store.get('contracts', id)).toMatchObject({ archivedBy: outcome.updateId });
     expect(activeContracts(rt, TENANT, ALICE).map((c) => c.id)).not.toContain(id);

@@ -74,9 +74,7 @@ export function submitCommand(rt: Runtime, tenantId: string, actAs: string, comm
   if (!target) return reject('CONTRACT_NOT_FOUND', `contract ${contractId} not found, or not visible to ${actAs}`);
   if (target.archivedAt !== null) return reject('CONTRACT_NOT_ACTIVE', `contract ${contractId} was archived by ${target.archivedBy ?? 'an earlier update'}`);
   const consuming = choice === ARCHIVE_CHOICE;
-  const events: LedgerEvent[] = [
-    { type: 'exercised', contractId, templateId: target.templateId, choice, argument, consuming },
-  ];
+  const events: LedgerEvent[] = [{ type: 'exercised', contractId, templateId: target.templateId, choice, argument, consuming }];
   if (consuming) {
     rt.store.update('contracts', contractId, { archivedAt: at, archivedBy: updateId });
     events.push({ type: 'archived', contractId, templateId: target.templateId });

@@ -57,8 +57,7 @@ export interface LedgerRejection {
 
 /** The outcome of one command: an update with its events, or a rejection. */
 export type LedgerOutcome =
-  | { status: 'completed'; updateId: string; events: LedgerEvent[] }
-  | { status: 'failed'; updateId: null; events: []; rejection: LedgerRejection };
+  { status: 'completed'; updateId: string; events: LedgerEvent[] } | { status: 'failed'; updateId: null; events: []; rejection: LedgerRejection };
 
 /** The choice that archives a contract. */
 export const ARCHIVE_CHOICE = 'Archive';

@@ -43,7 +43,7 @@ describe('checkDelivery', () => {
     ['no signature header', without(delivery(), 'x-service-signature'), ['missing_signature']],
     ['no timestamp header', without(delivery(), 'x-service-timestamp'), ['missing_timestamp']],
     ['no event id header', without(delivery(), 'x-service-event-id'), ['missing_event_id']],
-    ['an event id other than the body\'s', delivery(payload, { id: 'evt_other' }), ['event_id_mismatch']],
+    ["an event id other than the body's", delivery(payload, { id: 'evt_other' }), ['event_id_mismatch']],
     ['no content type', without(delivery(), 'content-type'), ['wrong_content_type']],
     ['a text/plain content type', { ...delivery(), headers: { ...delivery().headers, 'content-type': 'text/plain' } }, ['wrong_content_type']],
     ['a body that is not JSON', delivery('id=evt_1'), ['invalid_json']],

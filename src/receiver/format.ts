@@ -26,7 +26,7 @@ function answerText(delivery: ReceivedDelivery): string {
     respond: ' (--respond)',
     fail_first: ' (failed on purpose: --fail-first)',
     fail_rate: ' (failed on purpose: --fail-rate)',
-    forward: ' (your handler\'s status)',
+    forward: " (your handler's status)",
     forward_failed: ' (forwarding failed)',
   };
   const text = `→ ${shown}${why[cause]}`;
@@ -58,7 +58,11 @@ export function formatDelivery(delivery: ReceivedDelivery): string {
   const details: string[] = [];
   if (delivery.verdict === 'invalid') {
     for (const failure of delivery.failures) details.push(chalk.red(`    ✖ ${failure.check}: ${failure.reason}: ${failure.message}`));
-    details.push(chalk.dim(`    ${delivery.method} ${delivery.path}, ${delivery.bodyBytes} bytes, ${delivery.ageSeconds === null ? 'no readable timestamp' : `signed ${delivery.ageSeconds} s ago`}`));
+    details.push(
+      chalk.dim(
+        `    ${delivery.method} ${delivery.path}, ${delivery.bodyBytes} bytes, ${delivery.ageSeconds === null ? 'no readable timestamp' : `signed ${delivery.ageSeconds} s ago`}`,
+      ),
+    );
   }
   if (delivery.firstSeen) {
     details.push(chalk.dim(`    already processed as #${delivery.firstSeen.seq} at ${clockTime(delivery.firstSeen.receivedAt)}; not processed again`));
@@ -85,7 +89,9 @@ export function formatSummary(summary: ReceiverSummary): string {
   }
   lines.push(`  duplicates   ${summary.duplicates}`);
   lines.push(`  forwarded    ${summary.forwarded}${summary.forwardFailed > 0 ? chalk.yellow(`  (${plural(summary.forwardFailed, 'failure')})`) : ''}`);
-  const answers = Object.entries(summary.answers).map(([status, count]) => `${status} ×${count}`).join(', ');
+  const answers = Object.entries(summary.answers)
+    .map(([status, count]) => `${status} ×${count}`)
+    .join(', ');
   lines.push(`  answers      ${answers || 'none'}`);
   return lines.join('\n');
 }

@@ -61,7 +61,9 @@ export async function forwardDelivery(options: {
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   try {
-    const response = await (await loadUndici()).request(options.url, {
+    const response = await (
+      await loadUndici()
+    ).request(options.url, {
       method: 'POST',
       headers: { ...relayedHeaders(options.headers), 'user-agent': 'svc-webhook-listen/1 (forward)' },
       body: Buffer.from(options.body),

@@ -55,7 +55,14 @@ describe('createReceiver', () => {
     ]);
     expect(records[1]!.firstSeen).toEqual({ seq: 1, receivedAt: records[0]!.receivedAt });
     expect(records[1]!.path).toBe('/any/path');
-    expect(receiver.summary()).toMatchObject({ received: 3, valid: 1, invalid: 1, duplicates: 1, invalidByReason: { signature_mismatch: 1 }, answers: { '200': 2, '400': 1 } });
+    expect(receiver.summary()).toMatchObject({
+      received: 3,
+      valid: 1,
+      invalid: 1,
+      duplicates: 1,
+      invalidByReason: { signature_mismatch: 1 },
+      answers: { '200': 2, '400': 1 },
+    });
   });
 
   it('fails the first N valid deliveries on purpose and processes the retries of them', async () => {
@@ -67,7 +74,11 @@ describe('createReceiver', () => {
     expect((await post(receiver.url, evt)).status).toBe(200);
     expect((await post(receiver.url, evt)).body).toMatchObject({ duplicate: true });
     expect(records.map((r) => `${r.verdict}:${r.attempt}:${r.answer.status}:${r.answer.cause}`)).toEqual([
-      'invalid:null:400:checks_failed', 'valid:1:500:fail_first', 'valid:2:500:fail_first', 'valid:3:200:ok', 'duplicate:4:200:duplicate',
+      'invalid:null:400:checks_failed',
+      'valid:1:500:fail_first',
+      'valid:2:500:fail_first',
+      'valid:3:200:ok',
+      'duplicate:4:200:duplicate',
     ]);
     expect(receiver.summary().failedOnPurpose).toBe(2);
   });
@@ -117,12 +128,19 @@ describe('createReceiver', () => {
     expect(relayed.body).toBe(evt.body);
     expect(relayed.headers['content-type']).toBe('application/json');
     expect(relayed.headers['x-service-event-id']).toBe(evt.id);
-    expect(() => verifySignature({
-      secret, body: relayed.body,
-      signature: relayed.headers['x-service-signature'] as string,
-      timestamp: relayed.headers['x-service-timestamp'] as string,
-    })).not.toThrow();
-    expect(records.map((r) => [r.answer.cause, r.forward?.status ?? null])).toEqual([['forward', 500], ['forward', 201], ['duplicate', null]]);
+    expect(() =>
+      verifySignature({
+        secret,
+        body: relayed.body,
+        signature: relayed.headers['x-service-signature'] as string,
+        timestamp: relayed.headers['x-service-timestamp'] as string,
+      }),
+    ).not.toThrow();
+    expect(records.map((r) => [r.answer.cause, r.forward?.status ?? null])).toEqual([
+      ['forward', 500],
+      ['forward', 201],
+      ['duplicate', null],
+    ]);
     expect(receiver.summary()).toMatchObject({ forwarded: 2, forwardFailed: 1 });
   });
 
@@ -157,7 +175,10 @@ describe('createReceiver', () => {
     const huge = { id: evt.id, body: `{"pad":"${'x'.repeat(MAX_BODY_BYTES)}"}` };
     expect(await post(receiver.url, huge)).toMatchObject({ status: 413, body: { code: 'body_too_large' } });
     expect((await fetch(receiver.url)).status).toBe(405);
-    expect(records.map((r) => [r.verdict, r.reason])).toEqual([['valid', null], ['invalid', 'body_too_large']]);
+    expect(records.map((r) => [r.verdict, r.reason])).toEqual([
+      ['valid', null],
+      ['invalid', 'body_too_large'],
+    ]);
   });
 
   it('reports a port in use as EADDRINUSE', async () => {

@@ -202,7 +202,12 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
 
     let release = (): void => {};
-    inFlight.set(eventId, new Promise<void>((resolve) => { release = resolve; }));
+    inFlight.set(
+      eventId,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
     try {
       const { respond, answer, forward } = await processDelivery(req, bytes);
       const status = respond.kind === 'status' ? respond.status : null;

@@ -24,7 +24,9 @@ export interface Registration {
 async function call(method: 'POST' | 'DELETE', url: string, apiKey: string, body?: unknown): Promise<{ status: number; json: unknown }> {
   let response;
   try {
-    response = await (await loadUndici()).request(url, {
+    response = await (
+      await loadUndici()
+    ).request(url, {
       method,
       headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

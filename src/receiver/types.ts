@@ -5,15 +5,7 @@ import type { CheckFailure, FailureReason } from './checks.js';
 export type Respond = { kind: 'status'; status: number } | { kind: 'timeout' };
 
 /** Why a delivery got the answer it got. */
-export type AnswerCause =
-  | 'checks_failed'
-  | 'duplicate'
-  | 'fail_first'
-  | 'fail_rate'
-  | 'respond'
-  | 'forward'
-  | 'forward_failed'
-  | 'ok';
+export type AnswerCause = 'checks_failed' | 'duplicate' | 'fail_first' | 'fail_rate' | 'respond' | 'forward' | 'forward_failed' | 'ok';
 
 export interface Answer {
   /** null when the receiver held the connection and never answered (`--respond timeout`). */

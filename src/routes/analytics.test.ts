@@ -66,10 +66,17 @@ describe('analytics after a scripted history', () => {
     for (const who of signedIn) await claimWallet(svc, who);
     bump(4); // two POST /users and two wallet claims
     const walletId = signedIn[0]!.user.walletId;
-    const opened = await asUser(svc, signedIn[0]!)('POST', '/delegated-sessions', { walletId, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '1h' });
+    const opened = await asUser(svc, signedIn[0]!)('POST', '/delegated-sessions', {
+      walletId,
+      permissions: { templates: ['*'], choices: ['*'] },
+      expiresIn: '1h',
+    });
     expect(opened.status).toBe(201);
     const execute = (command: unknown) =>
-      svc.request('POST', `/delegated-sessions/${opened.body.data.id}/execute`, { headers: { authorization: `Bearer ${opened.body.data.token}` }, body: { command } });
+      svc.request('POST', `/delegated-sessions/${opened.body.data.id}/execute`, {
+        headers: { authorization: `Bearer ${opened.body.data.token}` },
+        body: { command },
+      });
     for (let i = 0; i < 3; i++) expect((await execute({ create: { templateId: '#pkg:Iou:Iou', payload: { n: i } } })).body.data.status).toBe('completed');
     expect((await execute({ exercise: { contractId: 'ctr_missing', choice: 'Transfer' } })).body.data.status).toBe('failed');
     bump(5); // the delegated session and four commands
@@ -82,14 +89,44 @@ describe('analytics after a scripted history', () => {
     await failing.close();
   });
 
-  const day0 = { date: '2027-01-10', newUsers: 2, activeUsers: 1, signIns: 1, walletsCreated: 0, transactions: 0, deliveries: { succeeded: 2, failed: 0, dead: 1, pending: 0 } };
-  const day1 = { date: '2027-02-20', newUsers: 1, activeUsers: 2, signIns: 3, walletsCreated: 0, transactions: 0, deliveries: { succeeded: 1, failed: 0, dead: 2, pending: 0 } };
-  const day2 = { date: '2027-03-01', newUsers: 3, activeUsers: 3, signIns: 3, walletsCreated: 2, transactions: 3, deliveries: { succeeded: 3, failed: 1, dead: 0, pending: 0 } };
+  const day0 = {
+    date: '2027-01-10',
+    newUsers: 2,
+    activeUsers: 1,
+    signIns: 1,
+    walletsCreated: 0,
+    transactions: 0,
+    deliveries: { succeeded: 2, failed: 0, dead: 1, pending: 0 },
+  };
+  const day1 = {
+    date: '2027-02-20',
+    newUsers: 1,
+    activeUsers: 2,
+    signIns: 3,
+    walletsCreated: 0,
+    transactions: 0,
+    deliveries: { succeeded: 1, failed: 0, dead: 2, pending: 0 },
+  };
+  const day2 = {
+    date: '2027-03-01',
+    newUsers: 3,
+    activeUsers: 3,
+    signIns: 3,
+    walletsCreated: 2,
+    transactions: 3,
+    deliveries: { succeeded: 3, failed: 1, dead: 0, pending: 0 },
+  };
 
   it.each([
     ['7d', 7, '2027-02-23', [day2], { newUsers: 3, activeUsers: 3, signIns: 3, signInsByMethod: { passkey: 2, telegram: 0, guest: 1, convert: 0 } }],
     ['30d', 30, '2027-01-31', [day1, day2], { newUsers: 4, activeUsers: 5, signIns: 6, signInsByMethod: { passkey: 2, telegram: 0, guest: 3, convert: 1 } }],
-    ['90d', 90, '2026-12-02', [day0, day1, day2], { newUsers: 6, activeUsers: 6, signIns: 7, signInsByMethod: { passkey: 2, telegram: 0, guest: 4, convert: 1 } }],
+    [
+      '90d',
+      90,
+      '2026-12-02',
+      [day0, day1, day2],
+      { newUsers: 6, activeUsers: 6, signIns: 7, signInsByMethod: { passkey: 2, telegram: 0, guest: 4, convert: 1 } },
+    ],
   ] as const)('period %s: %i daily buckets from %s holding exactly the scripted days', async (period, length, first, scripted, totals) => {
     const active: (typeof day0)[] = [...scripted];
     calls.set(today(), (calls.get(today()) ?? 0) + 1); // this very call counts too
@@ -108,7 +145,16 @@ describe('analytics after a scripted history', () => {
     for (const day of active) expect(byDate.get(day.date)).toEqual({ ...day, apiCalls: calls.get(day.date) });
     const quiet = data.series.filter((d: { date: string }) => !active.some((a) => a.date === d.date));
     for (const day of quiet) {
-      expect(day).toEqual({ date: day.date, newUsers: 0, activeUsers: 0, signIns: 0, walletsCreated: 0, transactions: 0, apiCalls: 0, deliveries: { succeeded: 0, failed: 0, dead: 0, pending: 0 } });
+      expect(day).toEqual({
+        date: day.date,
+        newUsers: 0,
+        activeUsers: 0,
+        signIns: 0,
+        walletsCreated: 0,
+        transactions: 0,
+        apiCalls: 0,
+        deliveries: { succeeded: 0, failed: 0, dead: 0, pending: 0 },
+      });
     }
 
     const sum = (pick: (d: typeof day0) => number) => active.reduce((n, d) => n + pick(d), 0);

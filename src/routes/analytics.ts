@@ -11,10 +11,17 @@ const tags: ApiTag[] = ['Analytics'];
 
 export function analyticsRoutes(rt: Runtime) {
   return newRouter().openapi(
-    createRoute({ method: 'get', path: '/', operationId: 'getAnalytics', tags, security: API_KEY_SECURITY, summary: 'Analytics for the period',
+    createRoute({
+      method: 'get',
+      path: '/',
+      operationId: 'getAnalytics',
+      tags,
+      security: API_KEY_SECURITY,
+      summary: 'Analytics for the period',
       description: 'Totals and a daily series over the last 7, 30 or 90 UTC days of the emulator clock, today included.',
       request: { query: AnalyticsQuery },
-      responses: { 200: jsonResponse(envelope(Analytics), 'The analytics') } }),
+      responses: { 200: jsonResponse(envelope(Analytics), 'The analytics') },
+    }),
     (c) => c.json({ data: analytics(rt, c.get('tenant').id, c.req.valid('query').period) }, 200),
   );
 }

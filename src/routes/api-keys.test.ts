@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
 import { expectError } from '../test-support/expect-error.js';
 
-
 const KEY_FIELDS = ['createdAt', 'id', 'last4', 'name', 'prefix', 'revokedAt', 'status'];
 
 describe('/v1/api-keys', () => {
@@ -123,7 +122,13 @@ describe('x-api-key authentication', () => {
     ['a key in another case', ACME_KEY.toUpperCase(), {}, 'invalid_api_key'],
     ['a bearer token instead', null, { authorization: `Bearer ${ACME_KEY}` }, 'missing_api_key'],
   ])('%s is 401 %s', async (_label, key, headers, code) => {
-    for (const [method, path] of [['GET', '/apps'], ['POST', '/users'], ['GET', '/tenant'], ['DELETE', '/api-keys/key_x'], ['GET', '/v1/unknown-route']]) {
+    for (const [method, path] of [
+      ['GET', '/apps'],
+      ['POST', '/users'],
+      ['GET', '/tenant'],
+      ['DELETE', '/api-keys/key_x'],
+      ['GET', '/v1/unknown-route'],
+    ]) {
       expectError(await svc.request(method!, path!, { key, headers }), 401, code);
     }
   });

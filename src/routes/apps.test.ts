@@ -31,7 +31,9 @@ function postChunked(url: string, key: string, totalBytes: number): Promise<{ st
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
     });
     // The server may close the socket once it has answered 413; the answer is what counts.
-    req.on('error', (error) => (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error));
+    req.on('error', (error) =>
+      (error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error),
+    );
     const chunk = Buffer.alloc(64 * 1024, 'a');
     let sent = 0;
     const pump = (): void => {
@@ -65,7 +67,13 @@ describe('/v1/apps', () => {
 
   it('creates an app (201) with every D15 field, ignoring unknown fields, and gets it back', async () => {
     const created = await svc.request('POST', '/apps', {
-      body: { name: '  Shop  ', description: 'the shop', allowedOrigins: ['http://localhost:3000', 'https://shop.example:8443'], tenantId: 'ten_x', id: 'app_mine' },
+      body: {
+        name: '  Shop  ',
+        description: 'the shop',
+        allowedOrigins: ['http://localhost:3000', 'https://shop.example:8443'],
+        tenantId: 'ten_x',
+        id: 'app_mine',
+      },
     });
     expect(created.status).toBe(201);
     const app = created.body.data;
@@ -129,7 +137,7 @@ describe('/v1/apps', () => {
   });
 
   it.each([
-    ['PATCH to another app\'s name', 'PATCH', { name: 'acme mobile' }, 409, 'conflict'],
+    ["PATCH to another app's name", 'PATCH', { name: 'acme mobile' }, 409, 'conflict'],
     ['PATCH with an empty name', 'PATCH', { name: '' }, 400, 'validation_error'],
     ['PATCH with a bad origin', 'PATCH', { allowedOrigins: ['ftp:/x'] }, 400, 'validation_error'],
   ])('%s is %i', async (_label, method, body, status, code) => {
@@ -230,9 +238,7 @@ describe('HTTP plumbing (driven through /apps)', () => {
   ])('POST with %s is 400 invalid_json', async (_label, rawBody, contentType) => {
     const headers: Record<string, string> = contentType === undefined ? {} : { 'content-type': contentType };
     // fetch adds text/plain to a string body without a content type; a raw request can leave it out.
-    const res = contentType === undefined
-      ? await rawPost(`${svc.baseUrl}/apps`, rawBody)
-      : await svc.request('POST', '/apps', { rawBody, headers });
+    const res = contentType === undefined ? await rawPost(`${svc.baseUrl}/apps`, rawBody) : await svc.request('POST', '/apps', { rawBody, headers });
     expectError(res, 400, 'invalid_json');
     expect((await svc.request('GET', '/apps?search=x')).body.total).toBe(0);
   });
@@ -250,7 +256,9 @@ describe('HTTP plumbing (driven through /apps)', () => {
     expect(streamed.body.code).toBe('payload_too_large');
     // Just under the limit is parsed (and then judged by the schema, not the size).
     const under = JSON.stringify({ name: 'under', description: 'x'.repeat(1024 * 1024 - 100) });
-    expectError(await svc.request('POST', '/apps', { rawBody: under, headers: { 'content-type': 'application/json' } }), 400, 'validation_error', ['description']);
+    expectError(await svc.request('POST', '/apps', { rawBody: under, headers: { 'content-type': 'application/json' } }), 400, 'validation_error', [
+      'description',
+    ]);
   });
 
   it('echoes a sent x-request-id and makes one up otherwise, on successes and errors alike', async () => {

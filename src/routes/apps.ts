@@ -13,29 +13,68 @@ const security = API_KEY_SECURITY;
 export function appsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', operationId: 'listApps', tags, security, summary: 'List apps', request: { query: AppListQuery },
-        responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first') } }),
+      createRoute({
+        method: 'get',
+        path: '/',
+        operationId: 'listApps',
+        tags,
+        security,
+        summary: 'List apps',
+        request: { query: AppListQuery },
+        responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first') },
+      }),
       (c) => c.json(listApps(rt, c.get('tenant').id, c.req.valid('query')), 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/', operationId: 'createApp', tags, security, summary: 'Create app', request: jsonBody(CreateAppBody),
-        responses: { 201: jsonResponse(envelope(App), 'The app'), ...errorResponses(409) } }),
+      createRoute({
+        method: 'post',
+        path: '/',
+        operationId: 'createApp',
+        tags,
+        security,
+        summary: 'Create app',
+        request: jsonBody(CreateAppBody),
+        responses: { 201: jsonResponse(envelope(App), 'The app'), ...errorResponses(409) },
+      }),
       async (c) => c.json({ data: appView(await createApp(rt, c.get('tenant').id, c.req.valid('json'))) }, 201),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', operationId: 'getApp', tags, security, summary: 'Get app', request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(App), 'The app'), ...errorResponses(404) } }),
+      createRoute({
+        method: 'get',
+        path: '/{id}',
+        operationId: 'getApp',
+        tags,
+        security,
+        summary: 'Get app',
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(App), 'The app'), ...errorResponses(404) },
+      }),
       (c) => c.json({ data: appView(getApp(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'patch', path: '/{id}', operationId: 'updateApp', tags, security, summary: 'Update app',
+      createRoute({
+        method: 'patch',
+        path: '/{id}',
+        operationId: 'updateApp',
+        tags,
+        security,
+        summary: 'Update app',
         request: { params: IdParam, ...jsonBody(UpdateAppBody) },
-        responses: { 200: jsonResponse(envelope(App), 'The updated app'), ...errorResponses(404, 409) } }),
+        responses: { 200: jsonResponse(envelope(App), 'The updated app'), ...errorResponses(404, 409) },
+      }),
       async (c) => c.json({ data: appView(await updateApp(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json'))) }, 200),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', operationId: 'deleteApp', tags, security, summary: 'Delete app', request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(Deleted), 'The app is gone'), ...errorResponses(404) } }),
+      createRoute({
+        method: 'delete',
+        path: '/{id}',
+        operationId: 'deleteApp',
+        tags,
+        security,
+        summary: 'Delete app',
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(Deleted), 'The app is gone'), ...errorResponses(404) },
+      }),
       async (c) => {
         const { id } = c.req.valid('param');
         await deleteApp(rt, c.get('tenant').id, id);

@@ -13,9 +13,16 @@ const security = API_KEY_SECURITY;
 export function billingRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/checkout', operationId: 'createCheckoutSession', tags, security, summary: 'Create checkout session at the payment provider',
+      createRoute({
+        method: 'post',
+        path: '/checkout',
+        operationId: 'createCheckoutSession',
+        tags,
+        security,
+        summary: 'Create checkout session at the payment provider',
         request: jsonBody(CheckoutBody),
-        responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`'), ...errorResponses(409) } }),
+        responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`'), ...errorResponses(409) },
+      }),
       async (c) => {
         const checkout = await createCheckout(rt, c.get('tenant').id, c.req.valid('json'));
         const { id, plan, status, expiresAt } = checkout;
@@ -23,16 +30,31 @@ export function billingRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/portal', operationId: 'createPortalSession', tags, security, summary: 'Create billing portal session', request: jsonBody(PortalBody),
-        responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`') } }),
+      createRoute({
+        method: 'post',
+        path: '/portal',
+        operationId: 'createPortalSession',
+        tags,
+        security,
+        summary: 'Create billing portal session',
+        request: jsonBody(PortalBody),
+        responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`') },
+      }),
       async (c) => {
         const portal = await createPortal(rt, c.get('tenant').id, c.req.valid('json').returnUrl);
         return c.json({ data: { id: portal.id, url: portalUrl(new URL(c.req.url).origin, portal.id), expiresAt: portal.expiresAt } }, 201);
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/usage', operationId: 'getBillingUsage', tags, security, summary: 'Get current usage',
-        responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits') } }),
+      createRoute({
+        method: 'get',
+        path: '/usage',
+        operationId: 'getBillingUsage',
+        tags,
+        security,
+        summary: 'Get current usage',
+        responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits') },
+      }),
       (c) => c.json({ data: billingUsage(rt, c.get('tenant').id) }, 200),
     );
 }

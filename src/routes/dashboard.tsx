@@ -83,7 +83,8 @@ export function dashboardRoutes(rt: Runtime) {
 
   app.onError((error, c) => {
     const known = error instanceof ApiError ? error : null;
-    if (!known) rt.options.logger?.log('error', 'dashboard error', { path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (!known)
+      rt.options.logger?.log('error', 'dashboard error', { path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     const status = (known?.status ?? 500) as ContentfulStatusCode;
     const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : 'Something went wrong';
     return c.html(

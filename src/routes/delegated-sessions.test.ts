@@ -30,14 +30,21 @@ describe('delegated sessions on the embedded ledger', () => {
 
   const open = async (body: Record<string, unknown> = {}, who = alice) => {
     const res = await asUser(svc, who)('POST', '/delegated-sessions', {
-      walletId, permissions: { templates: [IOU, TRANSFER], choices: ['Transfer'] }, expiresIn: '1h', ...body,
+      walletId,
+      permissions: { templates: [IOU, TRANSFER], choices: ['Transfer'] },
+      expiresIn: '1h',
+      ...body,
     });
     expect(res.status).toBe(201);
     return res.body.data as { id: string; token: string; expiresAt: string };
   };
   const as = (session: { id: string; token: string }) => ({
     execute: (command: unknown, key?: string) =>
-      svc.request('POST', `/delegated-sessions/${session.id}/execute`, { headers: { authorization: `Bearer ${session.token}` }, body: { command }, ...(key ? { key } : {}) }),
+      svc.request('POST', `/delegated-sessions/${session.id}/execute`, {
+        headers: { authorization: `Bearer ${session.token}` },
+        body: { command },
+        ...(key ? { key } : {}),
+      }),
     query: (body: Record<string, unknown> = {}) =>
       svc.request('POST', `/delegated-sessions/${session.id}/query`, { headers: { authorization: `Bearer ${session.token}` }, body }),
   });
@@ -45,13 +52,18 @@ describe('delegated sessions on the embedded ledger', () => {
   /** The signed delivery of the event whose data matches, as the real receiver got it. */
   const delivered = async (type: string, match: (data: Record<string, unknown>) => boolean) => {
     let found: { headers: Record<string, unknown>; body: string; payload: { type: string; data: Record<string, unknown> } } | undefined;
-    await expect.poll(() => {
-      for (const request of receiver.received) {
-        const payload = JSON.parse(request.body);
-        if (payload.type === type && match(payload.data)) found = { headers: request.headers, body: request.body, payload };
-      }
-      return found !== undefined;
-    }, { timeout: 5_000 }).toBe(true);
+    await expect
+      .poll(
+        () => {
+          for (const request of receiver.received) {
+            const payload = JSON.parse(request.body);
+            if (payload.type === type && match(payload.data)) found = { headers: request.headers, body: request.body, payload };
+          }
+          return found !== undefined;
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
     return found!;
   };
 
@@ -68,16 +80,27 @@ describe('delegated sessions on the embedded ledger', () => {
     expect(tx).toMatchObject({ status: 'completed', sessionId: session.id, rejection: null });
     expect(tx.id).toMatch(/^tx_/);
     expect(tx.updateId).toMatch(/^upd_/);
-    expect(tx.events).toEqual([{ type: 'created', contractId: expect.stringMatching(/^ctr_/), templateId: IOU, payload: { issuer: partyId, amount: '100.00' }, signatories: [partyId] }]);
+    expect(tx.events).toEqual([
+      { type: 'created', contractId: expect.stringMatching(/^ctr_/), templateId: IOU, payload: { issuer: partyId, amount: '100.00' }, signatories: [partyId] },
+    ]);
     const contractId = tx.events[0].contractId;
 
     const delivery = await delivered('tx.completed', (data) => data['transactionId'] === tx.id);
-    expect(verifySignature({ secret, body: delivery.body, signature: delivery.headers['x-service-signature'] as string, timestamp: delivery.headers['x-service-timestamp'] as string })).toBeGreaterThan(0);
+    expect(
+      verifySignature({
+        secret,
+        body: delivery.body,
+        signature: delivery.headers['x-service-signature'] as string,
+        timestamp: delivery.headers['x-service-timestamp'] as string,
+      }),
+    ).toBeGreaterThan(0);
     expect(delivery.payload.data).toMatchObject({ sessionId: session.id, updateId: tx.updateId, partyId, walletId, status: 'completed' });
 
     const exercised = await delegate.execute({ exercise: { contractId, choice: 'Transfer', argument: { newOwner: 'bob' } } });
     expect(exercised.status).toBe(200);
-    expect(exercised.body.data.events).toEqual([{ type: 'exercised', contractId, templateId: IOU, choice: 'Transfer', argument: { newOwner: 'bob' }, consuming: false }]);
+    expect(exercised.body.data.events).toEqual([
+      { type: 'exercised', contractId, templateId: IOU, choice: 'Transfer', argument: { newOwner: 'bob' }, consuming: false },
+    ]);
     expect(exercised.body.data.updateId).not.toBe(tx.updateId);
 
     const queried = await delegate.query({ templateId: IOU });
@@ -88,7 +111,13 @@ describe('delegated sessions on the embedded ledger', () => {
 
     const details = await get(session.id);
     expect(details.status).toBe(200);
-    expect(details.body.data).toMatchObject({ status: 'active', walletId, partyId, maxCommands: null, usage: { commands: 2, completed: 2, failed: 0, denied: 0, queries: 2, remaining: null } });
+    expect(details.body.data).toMatchObject({
+      status: 'active',
+      walletId,
+      partyId,
+      maxCommands: null,
+      usage: { commands: 2, completed: 2, failed: 0, denied: 0, queries: 2, remaining: null },
+    });
     expect(details.body.data.token).toBeUndefined();
   });
 
@@ -181,7 +210,14 @@ describe('delegated sessions on the embedded ledger', () => {
     const session = await open();
     const other = await open();
     const key = headers === 'globex' ? GLOBEX_KEY : undefined;
-    const authorization = headers === 'user' ? alice.headers : headers === 'other' ? { authorization: `Bearer ${other.token}` } : headers === 'globex' ? { authorization: `Bearer ${session.token}` } : {};
+    const authorization =
+      headers === 'user'
+        ? alice.headers
+        : headers === 'other'
+          ? { authorization: `Bearer ${other.token}` }
+          : headers === 'globex'
+            ? { authorization: `Bearer ${session.token}` }
+            : {};
     const res = await svc.request('POST', `/delegated-sessions/${session.id}/query`, { headers: authorization, body: {}, ...(key ? { key } : {}) });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe(code);
@@ -211,7 +247,9 @@ describe('delegated sessions on the embedded ledger', () => {
     const bob = await signIn(svc);
     await claimWallet(svc, bob);
     const session = await open();
-    expect((await asUser(svc, bob)('POST', '/delegated-sessions', { walletId, permissions: { templates: [IOU], choices: [] }, expiresIn: '1h' })).status).toBe(404);
+    expect((await asUser(svc, bob)('POST', '/delegated-sessions', { walletId, permissions: { templates: [IOU], choices: [] }, expiresIn: '1h' })).status).toBe(
+      404,
+    );
     expect((await asUser(svc, bob)('GET', `/delegated-sessions/${session.id}`)).status).toBe(404);
     expect((await asUser(svc, bob)('DELETE', `/delegated-sessions/${session.id}`)).status).toBe(404);
     const globex = await signIn(svc, GLOBEX_KEY);

@@ -10,7 +10,15 @@ import { userSession } from '../middleware/session.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE, SESSION_SECURITY } from '../schemas/auth.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
-import { Contract, CreateDelegatedSessionBody, CreatedDelegatedSession, DelegatedSession, ExecuteBody, QueryBody, Transaction } from '../schemas/delegated-sessions.js';
+import {
+  Contract,
+  CreateDelegatedSessionBody,
+  CreatedDelegatedSession,
+  DelegatedSession,
+  ExecuteBody,
+  QueryBody,
+  Transaction,
+} from '../schemas/delegated-sessions.js';
 import {
   authenticateDelegate,
   createDelegatedSession,
@@ -39,37 +47,79 @@ function delegate(rt: Runtime): MiddlewareHandler<AppEnv> {
 export function delegatedSessionsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/', operationId: 'createDelegatedSession', tags, security, summary: 'Create delegated session', middleware: [userSession(rt), requireFreshMfa(rt)] as const,
+      createRoute({
+        method: 'post',
+        path: '/',
+        operationId: 'createDelegatedSession',
+        tags,
+        security,
+        summary: 'Create delegated session',
+        middleware: [userSession(rt), requireFreshMfa(rt)] as const,
         request: jsonBody(CreateDelegatedSessionBody),
-        responses: { 201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token'), ...errorResponses(403, 404, 410) } }),
+        responses: { 201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token'), ...errorResponses(403, 404, 410) },
+      }),
       async (c) => {
         const { session, token } = await createDelegatedSession(rt, c.get('user'), c.req.valid('json'));
         return c.json({ data: { ...delegatedSessionView(rt, session), token } }, 201, NO_STORE);
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', operationId: 'getDelegatedSession', tags, security, summary: 'Get session details', middleware: [userSession(rt)] as const, request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage'), ...errorResponses(404, 410) } }),
+      createRoute({
+        method: 'get',
+        path: '/{id}',
+        operationId: 'getDelegatedSession',
+        tags,
+        security,
+        summary: 'Get session details',
+        middleware: [userSession(rt)] as const,
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage'), ...errorResponses(404, 410) },
+      }),
       (c) => c.json({ data: delegatedSessionView(rt, getDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', operationId: 'revokeDelegatedSession', tags, security, summary: 'Revoke session', middleware: [userSession(rt)] as const, request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session'), ...errorResponses(404, 410) } }),
+      createRoute({
+        method: 'delete',
+        path: '/{id}',
+        operationId: 'revokeDelegatedSession',
+        tags,
+        security,
+        summary: 'Revoke session',
+        middleware: [userSession(rt)] as const,
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session'), ...errorResponses(404, 410) },
+      }),
       async (c) => c.json({ data: delegatedSessionView(rt, await revokeDelegatedSession(rt, c.get('user'), c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/execute', operationId: 'executeTransaction', tags, security: delegateSecurity, summary: 'Execute transaction', middleware: [delegate(rt)] as const,
+      createRoute({
+        method: 'post',
+        path: '/{id}/execute',
+        operationId: 'executeTransaction',
+        tags,
+        security: delegateSecurity,
+        summary: 'Execute transaction',
+        middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(ExecuteBody) },
-        responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 404, 410) } }),
+        responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 404, 410) },
+      }),
       async (c) => {
         const tx = await executeCommand(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json').command);
         return c.json({ data: transactionView(tx) }, 200);
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/query', operationId: 'queryContracts', tags, security: delegateSecurity, summary: 'Query contracts', middleware: [delegate(rt)] as const,
+      createRoute({
+        method: 'post',
+        path: '/{id}/query',
+        operationId: 'queryContracts',
+        tags,
+        security: delegateSecurity,
+        summary: 'Query contracts',
+        middleware: [delegate(rt)] as const,
         request: { params: IdParam, ...jsonBody(QueryBody) },
-        responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 404, 410) } }),
+        responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 404, 410) },
+      }),
       async (c) => c.json(await queryContracts(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')), 200),
     );
 }

@@ -35,7 +35,10 @@ describe('guest sessions', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(eventsOf('guest.created').some((event) => event.data['guestId'] === data.id)).toBe(true);
     expect(eventsOf('user.created').length).toBe(usersBefore);
-    const record = svc.emulator.rt.store.get('sessions', [...svc.emulator.rt.store.ofTenant('guests', ACME_TENANT_ID)].find((g) => g.id === data.id)!.sessionId)!;
+    const record = svc.emulator.rt.store.get(
+      'sessions',
+      [...svc.emulator.rt.store.ofTenant('guests', ACME_TENANT_ID)].find((g) => g.id === data.id)!.sessionId,
+    )!;
     expect(record).toMatchObject({ method: 'guest', userId: data.user.id, endedAt: null });
     expect(JSON.stringify(record)).not.toContain(data.session.token);
 
@@ -116,7 +119,6 @@ describe('guest sessions', () => {
     expect((await svc.request('GET', '/mfa/status', { headers: bearer(guest.session.token) })).status).toBe(410);
     expect((await svc.request('GET', `/users/${user.id}`)).body.data).toEqual(user);
     expect(await listed()).toEqual(user);
-
   });
 
   it('answers 410 session_expired naming the status for every call on a converted guest session', async () => {
@@ -141,7 +143,9 @@ describe('guest sessions', () => {
     expect((await svc.request('GET', `/guests/${ended.id}`)).body.details).toEqual([expect.objectContaining({ status: 'ended' })]);
     const expired = (await createGuestOn(svc)).body.data;
     svc.emulator.rt.clock.advance(Date.parse(expired.expiresAt) - svc.emulator.rt.clock.nowMs() + 1_000);
-    expect((await svc.request('GET', `/guests/${expired.id}`)).body.details).toEqual([expect.objectContaining({ status: 'expired', expiresAt: expired.expiresAt })]);
+    expect((await svc.request('GET', `/guests/${expired.id}`)).body.details).toEqual([
+      expect.objectContaining({ status: 'expired', expiresAt: expired.expiresAt }),
+    ]);
   });
 
   it('refuses to convert into an email that is taken (case-insensitive), and checks the body', async () => {
@@ -173,7 +177,6 @@ describe('guest cleanup', () => {
   });
   afterAll(() => svc.close());
 
-
   it('cleanup ends only active guest sessions older than olderThan and answers the count', async () => {
     const old = [await createGuestOn(svc), await createGuestOn(svc), await createGuestOn(svc)].map((res) => res.body.data);
     await svc.request('DELETE', `/guests/${old[2].id}`);
@@ -189,5 +192,4 @@ describe('guest cleanup', () => {
     expect((await svc.request('POST', '/guests/cleanup', { body: { olderThan: '0s' } })).body.data.expired).toBe(1);
     expect((await svc.request('GET', `/guests/${fresh.id}`)).status).toBe(410);
   });
-
 });

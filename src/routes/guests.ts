@@ -17,17 +17,32 @@ const security = API_KEY_SECURITY;
 export function guestsRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/', operationId: 'createGuest', tags, security, summary: 'Create guest session', request: jsonBody(CreateGuestBody),
-        responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token') } }),
+      createRoute({
+        method: 'post',
+        path: '/',
+        operationId: 'createGuest',
+        tags,
+        security,
+        summary: 'Create guest session',
+        request: jsonBody(CreateGuestBody),
+        responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token') },
+      }),
       async (c) => {
         const { guest, user, session } = await createGuest(rt, c.get('tenant'));
         return c.json({ data: { ...guestView(rt, guest), user: userView(user), session } }, 201, NO_STORE);
       },
     )
     .openapi(
-      createRoute({ method: 'post', path: '/cleanup', operationId: 'cleanupGuests', tags, security, summary: 'Bulk expire old guest sessions',
+      createRoute({
+        method: 'post',
+        path: '/cleanup',
+        operationId: 'cleanupGuests',
+        tags,
+        security,
+        summary: 'Bulk expire old guest sessions',
         request: jsonBody(CleanupGuestsBody),
-        responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended') } }),
+        responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended') },
+      }),
       async (c) => {
         const { olderThan } = c.req.valid('json');
         const ms = parseDuration(olderThan);
@@ -36,23 +51,46 @@ export function guestsRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', operationId: 'getGuest', tags, security, summary: 'Get guest session', request: { params: IdParam },
+      createRoute({
+        method: 'get',
+        path: '/{id}',
+        operationId: 'getGuest',
+        tags,
+        security,
+        summary: 'Get guest session',
+        request: { params: IdParam },
         description: 'An active guest session; 410 session_expired once it was converted, ended or expired (`details` names which).',
-        responses: { 200: jsonResponse(envelope(Guest), 'The guest session'), ...errorResponses(404, 410) } }),
+        responses: { 200: jsonResponse(envelope(Guest), 'The guest session'), ...errorResponses(404, 410) },
+      }),
       (c) => c.json({ data: guestView(rt, getGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/{id}/convert', operationId: 'convertGuest', tags, security, summary: 'Convert guest to user',
+      createRoute({
+        method: 'post',
+        path: '/{id}/convert',
+        operationId: 'convertGuest',
+        tags,
+        security,
+        summary: 'Convert guest to user',
         request: { params: IdParam, ...jsonBody(ConvertGuestBody) },
-        responses: { 200: jsonResponse(envelope(ConvertedGuest), 'The user it became, signed in'), ...errorResponses(404, 409, 410) } }),
+        responses: { 200: jsonResponse(envelope(ConvertedGuest), 'The user it became, signed in'), ...errorResponses(404, 409, 410) },
+      }),
       async (c) => {
         const { guest, user, session } = await convertGuest(rt, c.get('tenant'), c.req.valid('param').id, c.req.valid('json'));
         return c.json({ data: { user: userView(user), session, guest: guestView(rt, guest) } }, 200, NO_STORE);
       },
     )
     .openapi(
-      createRoute({ method: 'delete', path: '/{id}', operationId: 'expireGuest', tags, security, summary: 'Expire guest session', request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 410) } }),
+      createRoute({
+        method: 'delete',
+        path: '/{id}',
+        operationId: 'expireGuest',
+        tags,
+        security,
+        summary: 'Expire guest session',
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 410) },
+      }),
       async (c) => c.json({ data: guestView(rt, await deleteGuest(rt, c.get('tenant').id, c.req.valid('param').id)) }, 200),
     );
 }

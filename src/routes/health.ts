@@ -13,16 +13,30 @@ const startedAt = Date.now();
 export function healthRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/healthz', operationId: 'checkHealth', tags, summary: 'Health check', security: [],
-        responses: { 200: jsonResponse(envelope(Health), 'The process is alive') } }),
+      createRoute({
+        method: 'get',
+        path: '/healthz',
+        operationId: 'checkHealth',
+        tags,
+        summary: 'Health check',
+        security: [],
+        responses: { 200: jsonResponse(envelope(Health), 'The process is alive') },
+      }),
       (c) => c.json({ data: { status: 'ok' as const, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) } }, 200),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/readyz', operationId: 'checkReadiness', tags, summary: 'Readiness check', security: [],
+      createRoute({
+        method: 'get',
+        path: '/readyz',
+        operationId: 'checkReadiness',
+        tags,
+        summary: 'Readiness check',
+        security: [],
         responses: {
           200: jsonResponse(envelope(Ready), 'Ready: the store can be written'),
           503: jsonResponse(ErrorEnvelope, 'Not ready: the data dir cannot be written'),
-        } }),
+        },
+      }),
       async (c) => {
         // After a failed write, probe the disk again so readiness recovers once it is writable.
         if (!rt.store.writable && !(await rt.store.probe())) {

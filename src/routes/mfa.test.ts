@@ -14,8 +14,7 @@ describe('MFA', () => {
 
   /** A code computed by the library from the secret the API returned, at emulator time + offset. */
   const code = (offsetMs = 0) => totp.generate({ timestamp: svc.emulator.rt.clock.nowMs() + offsetMs });
-  const call = (method: string, path: string, body?: unknown) =>
-    svc.request(method, path, { headers, ...(body === undefined ? {} : { body }) });
+  const call = (method: string, path: string, body?: unknown) => svc.request(method, path, { headers, ...(body === undefined ? {} : { body }) });
   const challenge = async () => {
     const res = await call('POST', '/mfa/challenge', {});
     expect(res.status).toBe(201);
@@ -194,4 +193,3 @@ describe('MFA setup and challenge bodies', () => {
     expect((await svc.request('POST', '/mfa/challenge', options)).status).toBe(challenge);
   });
 });
-

@@ -44,7 +44,10 @@ describe('MPC key management', () => {
     expect(retrieved.status).toBe(200);
     const server = retrieved.body.data.find((share: { shareIndex: number }) => share.shareIndex === 1);
     expect(server).toMatchObject({ id: null, walletId: wallet.id, source: 'server' });
-    for (const pair of [[server.share, wallet.deviceShare], [wallet.recoveryShare, server.share]]) {
+    for (const pair of [
+      [server.share, wallet.deviceShare],
+      [wallet.recoveryShare, server.share],
+    ]) {
       const res = await recover(pair);
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual(key);
@@ -64,12 +67,17 @@ describe('MPC key management', () => {
     }
 
     const retrieved = await aliceCall('GET', `/mpc/shares/${wallet.id}`);
-    expect(retrieved.body.data.map((s: { shareIndex: number; source: string }) => [s.shareIndex, s.source])).toEqual([[1, 'server'], [2, 'client']]);
+    expect(retrieved.body.data.map((s: { shareIndex: number; source: string }) => [s.shareIndex, s.source])).toEqual([
+      [1, 'server'],
+      [2, 'client'],
+    ]);
     expect(retrieved.body.data[1]).toMatchObject({ id: stored.body.data.id, label: 'phone', share: wallet.deviceShare });
 
     const record = svc.emulator.rt.store.get('keyShares', stored.body.data.id)!;
     expect(JSON.stringify(record)).not.toContain(wallet.deviceShare);
-    const files = readdirSync(svc.dataDir).map((name) => join(svc.dataDir, name)).filter((path) => statSync(path).isFile());
+    const files = readdirSync(svc.dataDir)
+      .map((name) => join(svc.dataDir, name))
+      .filter((path) => statSync(path).isFile());
     const onDisk = files.map((path) => readFileSync(path, 'utf8')).join('\n');
     expect(onDisk.includes(stored.body.data.id)).toBe(true);
     expect(onDisk.includes(wallet.deviceShare)).toBe(false);
@@ -89,7 +97,11 @@ describe('MPC key management', () => {
     const bobWallet = await claimWallet(svc, bob);
     const tampered = Buffer.from(wallet.recoveryShare, 'base64');
     tampered[0] = tampered[0]! ^ 0xff;
-    for (const shares of [[wallet.deviceShare, bobWallet.recoveryShare], [wallet.deviceShare, tampered.toString('base64')], [bobWallet.deviceShare, bobWallet.recoveryShare]]) {
+    for (const shares of [
+      [wallet.deviceShare, bobWallet.recoveryShare],
+      [wallet.deviceShare, tampered.toString('base64')],
+      [bobWallet.deviceShare, bobWallet.recoveryShare],
+    ]) {
       const res = await recover(shares);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('share_mismatch');

@@ -27,7 +27,8 @@ const EMITTED_WHEN: Record<EventType, string> = {
 };
 
 const FAILURE = {
-  description: 'Any other answer, a redirect, or none within 30 s is a failure: the delivery is retried after 1 min, 5 min, 30 min, 2 h and 24 h, then moved to the DLQ.',
+  description:
+    'Any other answer, a redirect, or none within 30 s is a failure: the delivery is retried after 1 min, 5 min, 30 min, 2 h and 24 h, then moved to the DLQ.',
 };
 
 /** `user.created` → `userCreatedEvent`. */

@@ -29,7 +29,11 @@ function underBasePath(doc: OpenApiObject, basePath: string): OpenApiObject {
 export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, options: { version: string; basePath: string }): void {
   v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
   v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', { type: 'http', scheme: 'bearer', description: 'Delegated session token dst_… (D15)' });
+  v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Delegated session token dst_… (D15)',
+  });
   registerWebhooks(v1);
   // Described with registerPath, served with get(): an openapi() route would type the answer,
   // and the generator's OpenAPIObject is not a JSON type.

@@ -9,7 +9,11 @@ const ORIGIN = 'http://localhost:4010';
 /** A software authenticator of its own (the package's default store is shared by every instance). */
 function authenticator(options: { repository?: PasskeysCredentialsMemoryRepository; counterStep?: number } = {}) {
   const repository = options.repository ?? new PasskeysCredentialsMemoryRepository();
-  const device = new AuthenticatorEmulator({ algorithmIdentifiers: ['ES256'], signCounterIncrement: options.counterStep ?? 1, credentialsRepository: repository });
+  const device = new AuthenticatorEmulator({
+    algorithmIdentifiers: ['ES256'],
+    signCounterIncrement: options.counterStep ?? 1,
+    credentialsRepository: repository,
+  });
   return { webauthn: new WebAuthnEmulator(device), repository };
 }
 
@@ -43,7 +47,11 @@ describe('passkeys', () => {
     const { challengeId, options } = await loginOptions(email);
     return loginVerify(challengeId, device.webauthn.getJSON(ORIGIN, options));
   };
-  const eventsFor = (userId: string) => svc.emulator.rt.store.ofTenant('events', ACME_TENANT_ID).filter((e) => e.data['userId'] === userId).map((e) => e.type);
+  const eventsFor = (userId: string) =>
+    svc.emulator.rt.store
+      .ofTenant('events', ACME_TENANT_ID)
+      .filter((e) => e.data['userId'] === userId)
+      .map((e) => e.type);
   const expectError = (res: { status: number; body: any }, status: number, code: string) => {
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     expect(res.body.code).toBe(code);
@@ -84,7 +92,10 @@ describe('passkeys', () => {
     const stored = svc.emulator.rt.store.ofTenant('passkeys', ACME_TENANT_ID).find((p) => p.userId === aliceId)!;
     expect(stored.counter).toBe(2);
     expect(stored.lastUsedAt).not.toBeNull();
-    const methods = svc.emulator.rt.store.ofTenant('sessions', ACME_TENANT_ID).filter((s) => s.userId === aliceId).map((s) => s.method);
+    const methods = svc.emulator.rt.store
+      .ofTenant('sessions', ACME_TENANT_ID)
+      .filter((s) => s.userId === aliceId)
+      .map((s) => s.method);
     expect(methods).toEqual(['passkey', 'passkey', 'passkey']);
   });
 
@@ -125,7 +136,11 @@ describe('passkeys', () => {
 
   it('a wrong origin is 400 webauthn_origin_mismatch', async () => {
     const registration = await registerOptions('origin@example.com');
-    expectError(await registerVerify(registration.challengeId, authenticator().webauthn.createJSON('http://localhost:5173', registration.options)), 400, 'webauthn_origin_mismatch');
+    expectError(
+      await registerVerify(registration.challengeId, authenticator().webauthn.createJSON('http://localhost:5173', registration.options)),
+      400,
+      'webauthn_origin_mismatch',
+    );
     const { challengeId, options } = await loginOptions();
     expectError(await loginVerify(challengeId, alice.webauthn.getJSON('http://localhost:5173', options)), 400, 'webauthn_origin_mismatch');
     expect(svc.emulator.rt.store.ofTenant('users', ACME_TENANT_ID).some((u) => u.email === 'origin@example.com')).toBe(false);
@@ -140,7 +155,11 @@ describe('passkeys', () => {
       const forOtherRp = { ...registration.options, rp: { ...registration.options.rp, id: 'login.example.test' } };
       expectError(await registerVerify(registration.challengeId, device.webauthn.createJSON(elsewhere, forOtherRp)), 400, 'webauthn_rp_id_mismatch');
       const { challengeId, options } = await loginOptions();
-      expectError(await loginVerify(challengeId, device.webauthn.getJSON(elsewhere, { ...options, rpId: 'login.example.test' })), 400, 'webauthn_rp_id_mismatch');
+      expectError(
+        await loginVerify(challengeId, device.webauthn.getJSON(elsewhere, { ...options, rpId: 'login.example.test' })),
+        400,
+        'webauthn_rp_id_mismatch',
+      );
     } finally {
       await svc.request('PATCH', '/tenant', { body: { settings: { webauthn: { origins: [ORIGIN] } } } });
     }
@@ -191,7 +210,15 @@ describe('passkeys', () => {
     ['GET', '/auth/passkey/login-options?email=not-an-email', undefined, 400],
     ['POST', '/auth/passkey/register-options', {}, 400],
     ['POST', '/auth/passkey/register-verify', { challengeId: 'chl_x' }, 400],
-    ['POST', '/auth/passkey/login-verify', { challengeId: 'chl_unknown', response: { id: 'AA', rawId: 'AA', type: 'public-key', response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' } } }, 404],
+    [
+      'POST',
+      '/auth/passkey/login-verify',
+      {
+        challengeId: 'chl_unknown',
+        response: { id: 'AA', rawId: 'AA', type: 'public-key', response: { clientDataJSON: 'AA', authenticatorData: 'AA', signature: 'AA' } },
+      },
+      404,
+    ],
   ])('%s %s answers %i', async (method, path, body, status) => {
     const res = await svc.request(method, path, body === undefined ? {} : { body });
     expect(res.status).toBe(status);
@@ -199,10 +226,20 @@ describe('passkeys', () => {
 
   it('garbage in a well-formed response is 400, never 500', async () => {
     const { challengeId } = await loginOptions();
-    const res = await loginVerify(challengeId, { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' } });
+    const res = await loginVerify(challengeId, {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+    });
     expectError(res, 400, 'webauthn_verification_failed');
     const registration = await registerOptions('garbage@example.com');
-    const bad = await registerVerify(registration.challengeId, { id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' } });
+    const bad = await registerVerify(registration.challengeId, {
+      id: 'AAAA',
+      rawId: 'AAAA',
+      type: 'public-key',
+      response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+    });
     expectError(bad, 400, 'webauthn_verification_failed');
   });
 });

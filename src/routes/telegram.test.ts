@@ -12,14 +12,20 @@ type Fields = Record<string, string | number>;
 
 /** Login Widget data signed as core.telegram.org/widgets/login describes: key = SHA-256(token). */
 function signWidget(fields: Fields, token = ACME_BOT_TOKEN): Fields {
-  const checkString = Object.keys(fields).sort().map((key) => `${key}=${fields[key]}`).join('\n');
+  const checkString = Object.keys(fields)
+    .sort()
+    .map((key) => `${key}=${fields[key]}`)
+    .join('\n');
   const secret = createHash('sha256').update(token).digest();
   return { ...fields, hash: createHmac('sha256', secret).update(checkString).digest('hex') };
 }
 
 /** Mini App initData signed as core.telegram.org/bots/webapps describes: key = HMAC-SHA256("WebAppData", token). */
 function signInitData(params: Record<string, string>, token = ACME_BOT_TOKEN): string {
-  const checkString = Object.keys(params).sort().map((key) => `${key}=${params[key]}`).join('\n');
+  const checkString = Object.keys(params)
+    .sort()
+    .map((key) => `${key}=${params[key]}`)
+    .join('\n');
   const secret = createHmac('sha256', 'WebAppData').update(token).digest();
   const hash = createHmac('sha256', secret).update(checkString).digest('hex');
   return new URLSearchParams({ ...params, hash }).toString();
@@ -34,7 +40,15 @@ describe('Telegram sign-in', () => {
 
   const nowS = () => Math.floor(svc.emulator.rt.clock.nowMs() / 1000);
   const widget = (id: number, extra: Fields = {}) =>
-    signWidget({ id, first_name: 'Ada', last_name: 'Lovelace', username: `ada${id}`, photo_url: 'https://t.me/i/userpic/320/ada.jpg', auth_date: nowS(), ...extra });
+    signWidget({
+      id,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      username: `ada${id}`,
+      photo_url: 'https://t.me/i/userpic/320/ada.jpg',
+      auth_date: nowS(),
+      ...extra,
+    });
   const initData = (id: number, token = ACME_BOT_TOKEN, authDate = nowS()) =>
     signInitData(
       {

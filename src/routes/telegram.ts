@@ -15,10 +15,17 @@ const security = API_KEY_SECURITY;
 export function telegramRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'post', path: '/verify', operationId: 'verifyTelegramAuth', tags, security, summary: 'Verify Telegram auth data',
+      createRoute({
+        method: 'post',
+        path: '/verify',
+        operationId: 'verifyTelegramAuth',
+        tags,
+        security,
+        summary: 'Verify Telegram auth data',
         description: 'Signs in the user of a Telegram account. With Authorization: Bearer <session>, links the account to that user instead.',
         request: jsonBody(TelegramVerifyBody),
-        responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(409, 410) } }),
+        responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(409, 410) },
+      }),
       async (c) => {
         const body = c.req.valid('json');
         const initData = typeof body.initData === 'string' ? body.initData : undefined;
@@ -30,8 +37,15 @@ export function telegramRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/widget-config', operationId: 'getTelegramWidgetConfig', tags, security, summary: 'Get bot configuration for the widget',
-        responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)') } }),
+      createRoute({
+        method: 'get',
+        path: '/widget-config',
+        operationId: 'getTelegramWidgetConfig',
+        tags,
+        security,
+        summary: 'Get bot configuration for the widget',
+        responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)') },
+      }),
       (c) => c.json({ data: widgetConfig(c.get('tenant')) }, 200),
     );
 }

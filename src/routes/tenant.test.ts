@@ -72,7 +72,9 @@ describe('/v1/tenant', () => {
       webauthn: { ...before.webauthn, rpName: 'Acme Login' },
     });
     const second = await svc.request('PATCH', '/tenant', {
-      body: { settings: { guestTtl: '7d', mfaFreshness: '90s', webauthn: { rpId: 'acme.example', origins: ['https://acme.example', 'http://localhost:5173'] } } },
+      body: {
+        settings: { guestTtl: '7d', mfaFreshness: '90s', webauthn: { rpId: 'acme.example', origins: ['https://acme.example', 'http://localhost:5173'] } },
+      },
     });
     expect(second.body.data.settings).toMatchObject({
       sessionTtl: '2h',

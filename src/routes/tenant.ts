@@ -13,13 +13,28 @@ const security = API_KEY_SECURITY;
 export function tenantRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', operationId: 'getTenant', tags, security, summary: 'Get current tenant',
-        responses: { 200: jsonResponse(envelope(Tenant), 'The tenant') } }),
+      createRoute({
+        method: 'get',
+        path: '/',
+        operationId: 'getTenant',
+        tags,
+        security,
+        summary: 'Get current tenant',
+        responses: { 200: jsonResponse(envelope(Tenant), 'The tenant') },
+      }),
       (c) => c.json({ data: tenantView(c.get('tenant')) }, 200),
     )
     .openapi(
-      createRoute({ method: 'patch', path: '/', operationId: 'updateTenant', tags, security, summary: 'Update tenant settings', request: jsonBody(UpdateTenantBody),
-        responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant') } }),
+      createRoute({
+        method: 'patch',
+        path: '/',
+        operationId: 'updateTenant',
+        tags,
+        security,
+        summary: 'Update tenant settings',
+        request: jsonBody(UpdateTenantBody),
+        responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant') },
+      }),
       async (c) => c.json({ data: tenantView(await updateTenant(rt, c.get('tenant').id, c.req.valid('json'))) }, 200),
     );
 }

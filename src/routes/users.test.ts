@@ -15,7 +15,6 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 const ACME_USERS = { guest: 13, basic: 12, verified: 12, trusted: 13 } as const;
 const ACME_TOTAL = 50;
 
-
 interface UserView {
   id: string;
   email: string | null;
@@ -158,7 +157,7 @@ describe('/v1/users', () => {
       expect(res.body.data).toMatchObject({ trustLevel, name: null });
     });
 
-    it('makes the party id from the wallet\'s Ed25519 key as D13 says, and the key shares hold that key', async () => {
+    it("makes the party id from the wallet's Ed25519 key as D13 says, and the key shares hold that key", async () => {
       const res = await svc.request('POST', '/users', { body: { email: 'party.check@example.com' } });
       const user = res.body.data as UserView;
       const store = svc.emulator.rt.store;
@@ -172,7 +171,9 @@ describe('/v1/users', () => {
       expect(publicKey).toHaveLength(32);
       const purpose = Buffer.alloc(4);
       purpose.writeUInt32BE(12);
-      const expected = createHash('sha256').update(Buffer.concat([purpose, publicKey])).digest('hex');
+      const expected = createHash('sha256')
+        .update(Buffer.concat([purpose, publicKey]))
+        .digest('hex');
       expect(user.partyId).toBe(`party-check::1220${expected}`);
 
       // Any two of the three shares rebuild a seed whose signatures the stored public key verifies.
@@ -187,7 +188,10 @@ describe('/v1/users', () => {
       }
       const seed = Buffer.from(await combine([shares[0]!, shares[2]!]));
       expect(seed).toHaveLength(32);
-      const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x: publicKey.toString('base64url') }, format: 'jwk' });
+      const privateKey = createPrivateKey({
+        key: { kty: 'OKP', crv: 'Ed25519', d: seed.toString('base64url'), x: publicKey.toString('base64url') },
+        format: 'jwk',
+      });
       const publicKeyObject = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') }, format: 'jwk' });
       const message = Buffer.from('party check');
       expect(verify(null, message, publicKeyObject, sign(null, message, privateKey))).toBe(true);
@@ -196,7 +200,7 @@ describe('/v1/users', () => {
       expect(JSON.stringify(wallet)).not.toContain(seed.toString('base64'));
     });
 
-    it('records user.created with the user\'s id, email and partyId', async () => {
+    it("records user.created with the user's id, email and partyId", async () => {
       const res = await svc.request('POST', '/users', { body: { email: 'evented@example.com', name: 'Ev' } });
       const user = res.body.data as UserView;
       const events = [...svc.emulator.rt.store.all('events')].filter((e) => e.type === 'user.created' && e.data['userId'] === user.id);

@@ -15,13 +15,29 @@ const security = API_KEY_SECURITY;
 export function usersRoutes(rt: Runtime) {
   return newRouter()
     .openapi(
-      createRoute({ method: 'get', path: '/', operationId: 'listUsers', tags, security, summary: 'List users', request: { query: UserListQuery },
-        responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first') } }),
+      createRoute({
+        method: 'get',
+        path: '/',
+        operationId: 'listUsers',
+        tags,
+        security,
+        summary: 'List users',
+        request: { query: UserListQuery },
+        responses: { 200: jsonResponse(paginated(User), 'A page of users, newest first') },
+      }),
       (c) => c.json(asDocument<Page<UserView>>(pageText(listUserRecords(rt, c.get('tenant').id, c.req.valid('query')), userViewText)), 200),
     )
     .openapi(
-      createRoute({ method: 'post', path: '/', operationId: 'createUser', tags, security, summary: 'Create user', request: jsonBody(CreateUserBody),
-        responses: { 201: jsonResponse(envelope(User), 'The user, with its party'), ...errorResponses(409) } }),
+      createRoute({
+        method: 'post',
+        path: '/',
+        operationId: 'createUser',
+        tags,
+        security,
+        summary: 'Create user',
+        request: jsonBody(CreateUserBody),
+        responses: { 201: jsonResponse(envelope(User), 'The user, with its party'), ...errorResponses(409) },
+      }),
       async (c) => {
         const body = c.req.valid('json');
         const user = await createUser(rt, c.get('tenant').id, {
@@ -33,8 +49,16 @@ export function usersRoutes(rt: Runtime) {
       },
     )
     .openapi(
-      createRoute({ method: 'get', path: '/{id}', operationId: 'getUser', tags, security, summary: 'Get user', request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) } }),
+      createRoute({
+        method: 'get',
+        path: '/{id}',
+        operationId: 'getUser',
+        tags,
+        security,
+        summary: 'Get user',
+        request: { params: IdParam },
+        responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) },
+      }),
       (c) => c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, c.req.valid('param').id)))), 200),
     );
 }

@@ -30,7 +30,7 @@ describe('POST/GET /users/me/wallet', () => {
     expect(res.body.error).toContain('POST /users/me/wallet');
   });
 
-  it('claims once: the wallet with the user\'s partyId and, this once, shares 2 and 3; emits wallet.created', async () => {
+  it("claims once: the wallet with the user's partyId and, this once, shares 2 and 3; emits wallet.created", async () => {
     const who = await signIn(svc);
     const call = asUser(svc, who);
     const res = await call('POST', '/users/me/wallet', {});
@@ -73,7 +73,9 @@ describe('POST/GET /users/me/wallet', () => {
     expect(kept.server).toHaveLength(33);
     expect(svc.emulator.rt.sealer.open((record as WalletRecord).shares)).toHaveLength(33);
     // Whatever files the store keeps (the JSON file, a journal), none holds a share.
-    const files = readdirSync(svc.dataDir).map((name) => join(svc.dataDir, name)).filter((path) => statSync(path).isFile());
+    const files = readdirSync(svc.dataDir)
+      .map((name) => join(svc.dataDir, name))
+      .filter((path) => statSync(path).isFile());
     const text = files.map((path) => readFileSync(path, 'utf8')).join('\n');
     expect(text.includes(wallet.id)).toBe(true);
     for (const share of [wallet.deviceShare, wallet.recoveryShare]) expect(text.includes(share)).toBe(false);
@@ -90,7 +92,7 @@ describe('POST/GET /users/me/wallet', () => {
     }
   });
 
-  it('does not take another tenant\'s session', async () => {
+  it("does not take another tenant's session", async () => {
     const who = await signIn(svc);
     const res = await svc.request('GET', '/users/me/wallet', { key: GLOBEX_KEY, headers: who.headers });
     expect(res.status).toBe(401);
@@ -106,13 +108,24 @@ describe('POST/GET /users/me/wallet', () => {
     api.route('/delegated-sessions', delegatedSessionsRoutes(rt));
     const document = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'svc', version: '0' } });
     const operations = Object.entries(document.paths ?? {}).flatMap(([path, methods]) =>
-      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`));
+      Object.keys(methods as object).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(operations.sort()).toEqual([
-      'DELETE /delegated-sessions/{id}', 'DELETE /mpc/shares/{walletId}', 'GET /delegated-sessions/{id}', 'GET /mpc/shares/{walletId}',
-      'GET /users/me/wallet', 'POST /delegated-sessions', 'POST /delegated-sessions/{id}/execute', 'POST /delegated-sessions/{id}/query',
-      'POST /mpc/recover', 'POST /mpc/shares', 'POST /users/me/wallet',
+      'DELETE /delegated-sessions/{id}',
+      'DELETE /mpc/shares/{walletId}',
+      'GET /delegated-sessions/{id}',
+      'GET /mpc/shares/{walletId}',
+      'GET /users/me/wallet',
+      'POST /delegated-sessions',
+      'POST /delegated-sessions/{id}/execute',
+      'POST /delegated-sessions/{id}/query',
+      'POST /mpc/recover',
+      'POST /mpc/shares',
+      'POST /users/me/wallet',
     ]);
-    expect(Object.keys(document.components?.schemas ?? {})).toEqual(expect.arrayContaining(['ClaimedWallet', 'KeyShare', 'RecoveredKey', 'DelegatedSession', 'LedgerCommand', 'Transaction', 'Contract']));
+    expect(Object.keys(document.components?.schemas ?? {})).toEqual(
+      expect.arrayContaining(['ClaimedWallet', 'KeyShare', 'RecoveredKey', 'DelegatedSession', 'LedgerCommand', 'Transaction', 'Contract']),
+    );
   });
 });
 
@@ -175,7 +188,10 @@ describe('a data dir written in the earlier wallet layout (partyId repeated, thr
       const record = store.get('wallets', res.body.data.id) as LegacyWalletRecord;
       expect(record.pendingShares).toEqual([]);
       expect(record.claimedAt).toBe(res.body.data.createdAt);
-      const recovered = await asUser(svc, waitingUser)('POST', '/mpc/recover', { walletId: record.id, shares: [res.body.data.deviceShare, res.body.data.recoveryShare] });
+      const recovered = await asUser(svc, waitingUser)('POST', '/mpc/recover', {
+        walletId: record.id,
+        shares: [res.body.data.deviceShare, res.body.data.recoveryShare],
+      });
       expect(recovered.status).toBe(200);
       expect((await asUser(svc, waitingUser)('POST', '/users/me/wallet', {})).status).toBe(409);
     } finally {

@@ -17,13 +17,28 @@ export function walletRoutes(rt: Runtime) {
   router.use('*', userSession(rt));
   return router
     .openapi(
-      createRoute({ method: 'post', path: '/', operationId: 'createWallet', tags, security, summary: 'Create wallet for the current user', request: jsonBody(ClaimWalletBody),
-        responses: { 201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)'), ...errorResponses(409, 410) } }),
+      createRoute({
+        method: 'post',
+        path: '/',
+        operationId: 'createWallet',
+        tags,
+        security,
+        summary: 'Create wallet for the current user',
+        request: jsonBody(ClaimWalletBody),
+        responses: { 201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)'), ...errorResponses(409, 410) },
+      }),
       async (c) => c.json({ data: await claimWallet(rt, c.get('user')) }, 201, NO_STORE),
     )
     .openapi(
-      createRoute({ method: 'get', path: '/', operationId: 'getWallet', tags, security, summary: "Get the current user's wallet",
-        responses: { 200: jsonResponse(envelope(Wallet), 'The wallet'), ...errorResponses(404, 410) } }),
+      createRoute({
+        method: 'get',
+        path: '/',
+        operationId: 'getWallet',
+        tags,
+        security,
+        summary: "Get the current user's wallet",
+        responses: { 200: jsonResponse(envelope(Wallet), 'The wallet'), ...errorResponses(404, 410) },
+      }),
       (c) => c.json({ data: walletView(getClaimedWallet(rt, c.get('user')), c.get('user')) }, 200),
     );
 }

@@ -54,7 +54,12 @@ describe('webhook endpoints', () => {
 
   it('hides another tenant’s webhook (404)', async () => {
     const created = await register(svc, receiver.url);
-    for (const [method, path] of [['PATCH', ''], ['DELETE', ''], ['POST', '/test'], ['GET', '/deliveries']] as const) {
+    for (const [method, path] of [
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/test'],
+      ['GET', '/deliveries'],
+    ] as const) {
       const res = await svc.request(method, `/webhooks/${created.id}${path}`, { key: GLOBEX_KEY, body: method === 'PATCH' ? { enabled: true } : undefined });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
@@ -180,7 +185,13 @@ describe('retries, the DLQ and the clock', () => {
 
   it.each<[string, (r: TestReceiver) => string]>([
     ['a refused connection', () => 'http://127.0.0.1:1/hook'],
-    ['a redirect', (r) => { r.respond = () => 302; return r.url; }],
+    [
+      'a redirect',
+      (r) => {
+        r.respond = () => 302;
+        return r.url;
+      },
+    ],
   ])('records %s as a failed attempt with a readable error', async (_name, target) => {
     svc = await startTestEmulator();
     receiver = await startReceiver();

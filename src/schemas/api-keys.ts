@@ -4,9 +4,7 @@ import { IsoTimestamp, idOf } from './common.js';
 
 export const API_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32}$/;
 
-export const CreateApiKeyBody = z
-  .object({ name: z.string().trim().min(1).max(100).openapi({ example: 'ci' }) })
-  .openapi('CreateApiKey');
+export const CreateApiKeyBody = z.object({ name: z.string().trim().min(1).max(100).openapi({ example: 'ci' }) }).openapi('CreateApiKey');
 
 export const ApiKey = z
   .object({

@@ -36,7 +36,11 @@ export const App = z
   .openapi('App');
 
 export const AppListQuery = PageQuery.extend({
-  search: z.string().max(200).optional().openapi({ param: { name: 'search', in: 'query' }, description: 'Case-insensitive substring of the name' }),
+  search: z
+    .string()
+    .max(200)
+    .optional()
+    .openapi({ param: { name: 'search', in: 'query' }, description: 'Case-insensitive substring of the name' }),
 });
 
 export const Deleted = z.object({ id: z.string(), deleted: z.literal(true) }).openapi('Deleted');

@@ -5,7 +5,10 @@ import { User } from './users.js';
 
 export const SessionGrant = z
   .object({
-    token: z.string().regex(/^st_[0-9A-Za-z]{32}$/).openapi({ description: 'Send as Authorization: Bearer <token>, with x-api-key' }),
+    token: z
+      .string()
+      .regex(/^st_[0-9A-Za-z]{32}$/)
+      .openapi({ description: 'Send as Authorization: Bearer <token>, with x-api-key' }),
     expiresAt: IsoTimestamp,
   })
   .openapi('SessionGrant');

@@ -23,7 +23,10 @@ export const PortalBody = z.object({ returnUrl: ReturnUrl }).openapi('CreatePort
 
 export const CheckoutSession = z
   .object({
-    id: z.string().regex(/^cs_test_[0-9A-Za-z]+$/).openapi({ example: 'cs_test_a1B2c3D4e5F6g7H8i9J0' }),
+    id: z
+      .string()
+      .regex(/^cs_test_[0-9A-Za-z]+$/)
+      .openapi({ example: 'cs_test_a1B2c3D4e5F6g7H8i9J0' }),
     url: z.string().openapi({ description: 'The payment page at the (emulated) provider' }),
     plan: z.enum(PLANS),
     status: z.enum(['open', 'complete', 'canceled']),
@@ -31,9 +34,7 @@ export const CheckoutSession = z
   })
   .openapi('CheckoutSession');
 
-export const PortalSession = z
-  .object({ id: idOf('bps'), url: z.string(), expiresAt: IsoTimestamp })
-  .openapi('PortalSession');
+export const PortalSession = z.object({ id: idOf('bps'), url: z.string(), expiresAt: IsoTimestamp }).openapi('PortalSession');
 
 export const BillingUsage = z
   .object({

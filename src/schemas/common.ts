@@ -24,15 +24,10 @@ export const Duration = z
   .regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, 'a duration such as 90s, 15m, 2h or 7d')
   .openapi({ example: '24h' });
 
-export const ErrorDetail = z
-  .object({ path: z.string().optional(), message: z.string() })
-  .catchall(z.unknown())
-  .openapi('ErrorDetail');
+export const ErrorDetail = z.object({ path: z.string().optional(), message: z.string() }).catchall(z.unknown()).openapi('ErrorDetail');
 
 /** The error envelope (spec part 2). */
-export const ErrorEnvelope = z
-  .object({ error: z.string(), code: z.string(), details: z.array(ErrorDetail) })
-  .openapi('Error');
+export const ErrorEnvelope = z.object({ error: z.string(), code: z.string(), details: z.array(ErrorDetail) }).openapi('Error');
 
 /** The success envelope (spec part 2): `{ data }`. */
 export function envelope<T extends z.ZodType>(data: T) {
@@ -68,7 +63,11 @@ const positiveIntegerText = (name: string, max?: number) =>
     .string()
     .regex(/^\d+$/, `${name} must be a whole number`)
     .transform(Number)
-    .pipe(max === undefined ? z.number().int().min(1, `${name} must be at least 1`) : z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`));
+    .pipe(
+      max === undefined
+        ? z.number().int().min(1, `${name} must be at least 1`)
+        : z.number().int().min(1, `${name} must be at least 1`).max(max, `${name} must be at most ${max}`),
+    );
 
 /** `page` (1-based, default 1) and `page_size` (default 20, max 100): anything else is 400 (D7). */
 export const PageQuery = z.object({
@@ -88,7 +87,11 @@ export const PageQuery = z.object({
 });
 
 export const IdParam = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' } }),
 });
 
 /**

@@ -21,12 +21,7 @@ export const AdvanceResult = ClockState.extend({ fired: z.number().int() });
 export const EventsQuery = z.object({
   type: z.enum(EVENT_TYPES, { error: `not a known event type; one of ${EVENT_TYPES.join(', ')}` }).optional(),
   tenant: z.string().max(100).optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/)
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(1000))
-    .optional(),
+  limit: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
 });
 
 /** Statuses a fault may answer, with the catalogue code its envelope carries; any other 5xx says internal_error. */
@@ -47,28 +42,27 @@ export const FAULT_CODES = {
 export const MAX_FAULT_DELAY_MS = 10 * 60_000;
 
 /** POST /_emulator/faults: the next `count` requests matching method and path answer `status`, or wait `delay`, or both. */
-export const FaultBody = z
-  .object({
-    method: z
-      .string()
-      .regex(/^[A-Za-z]+$/, 'an HTTP method such as GET or POST')
-      .transform((method) => method.toUpperCase())
-      .optional(),
-    path: z
-      .string()
-      .min(1)
-      .max(300)
-      .regex(/^\/[\w\-./:{}*~]*$/, 'a path such as /users, /users/:id or /webhooks/*, relative to /v1'),
-    status: z
-      .number()
-      .int()
-      .refine((status) => status in FAULT_CODES || (status >= 500 && status <= 599), {
-        message: `one of ${Object.keys(FAULT_CODES).join(', ')} or any 5xx`,
-      })
-      .optional(),
-    delay: Duration.refine((text) => (parseDuration(text) ?? Infinity) <= MAX_FAULT_DELAY_MS, 'at most 10m').optional(),
-    count: z.number().int().min(1).max(100_000),
-  });
+export const FaultBody = z.object({
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, 'an HTTP method such as GET or POST')
+    .transform((method) => method.toUpperCase())
+    .optional(),
+  path: z
+    .string()
+    .min(1)
+    .max(300)
+    .regex(/^\/[\w\-./:{}*~]*$/, 'a path such as /users, /users/:id or /webhooks/*, relative to /v1'),
+  status: z
+    .number()
+    .int()
+    .refine((status) => status in FAULT_CODES || (status >= 500 && status <= 599), {
+      message: `one of ${Object.keys(FAULT_CODES).join(', ')} or any 5xx`,
+    })
+    .optional(),
+  delay: Duration.refine((text) => (parseDuration(text) ?? Infinity) <= MAX_FAULT_DELAY_MS, 'at most 10m').optional(),
+  count: z.number().int().min(1).max(100_000),
+});
 
 export type FaultInput = z.output<typeof FaultBody>;
 

@@ -25,8 +25,15 @@ const JsonObject = z.record(z.string(), z.unknown()).openapi({ type: 'object', a
 
 export const Permissions = z
   .object({
-    templates: z.array(z.union([z.literal(ANY), TemplateId])).min(1).max(100).openapi({ description: 'Templates the session may create and exercise on; "*" for any' }),
-    choices: z.array(z.union([z.literal(ANY), ChoiceName])).max(100).openapi({ description: 'Choices the session may exercise; "*" for any' }),
+    templates: z
+      .array(z.union([z.literal(ANY), TemplateId]))
+      .min(1)
+      .max(100)
+      .openapi({ description: 'Templates the session may create and exercise on; "*" for any' }),
+    choices: z
+      .array(z.union([z.literal(ANY), ChoiceName]))
+      .max(100)
+      .openapi({ description: 'Choices the session may exercise; "*" for any' }),
   })
   .openapi('DelegatedPermissions');
 
@@ -68,7 +75,10 @@ export const DelegatedSession = z
   .openapi('DelegatedSession');
 
 export const CreatedDelegatedSession = DelegatedSession.extend({
-  token: z.string().regex(/^dst_[0-9A-Za-z]{32}$/).openapi({ description: 'Answered only here: the delegate sends it as Authorization: Bearer <token> to execute and query' }),
+  token: z
+    .string()
+    .regex(/^dst_[0-9A-Za-z]{32}$/)
+    .openapi({ description: 'Answered only here: the delegate sends it as Authorization: Bearer <token> to execute and query' }),
 }).openapi('CreatedDelegatedSession');
 
 const CreateCommandBody = z.object({ templateId: TemplateId, payload: JsonObject.default({}) });
@@ -81,7 +91,11 @@ export const LedgerCommandBody = z
         contractId: z.string().min(1).max(200),
         choice: ChoiceName,
         argument: JsonObject.optional(),
-        creates: z.array(CreateCommandBody).max(20).optional().openapi({ description: 'Contracts the choice creates (svc extension: the choice\'s consequences)' }),
+        creates: z
+          .array(CreateCommandBody)
+          .max(20)
+          .optional()
+          .openapi({ description: "Contracts the choice creates (svc extension: the choice's consequences)" }),
       })
       .optional(),
   })
@@ -93,7 +107,14 @@ export const ExecuteBody = z.object({ command: LedgerCommandBody }).openapi('Exe
 export const LedgerEvent = z
   .discriminatedUnion('type', [
     z.object({ type: z.literal('created'), contractId: z.string(), templateId: z.string(), payload: JsonObject, signatories: z.array(z.string()) }),
-    z.object({ type: z.literal('exercised'), contractId: z.string(), templateId: z.string(), choice: z.string(), argument: JsonObject, consuming: z.boolean() }),
+    z.object({
+      type: z.literal('exercised'),
+      contractId: z.string(),
+      templateId: z.string(),
+      choice: z.string(),
+      argument: JsonObject,
+      consuming: z.boolean(),
+    }),
     z.object({ type: z.literal('archived'), contractId: z.string(), templateId: z.string() }),
   ])
   .openapi('LedgerEvent');

@@ -53,7 +53,10 @@ export const EVENT_DATA = {
     reason: z.string(),
   }),
   'session.revoked': z.object({
-    sessionId: z.string().regex(/^(gst|dsn)_[0-9A-Za-z]+$/).openapi({ description: 'The guest session (gst_) or delegated session (dsn_) ended' }),
+    sessionId: z
+      .string()
+      .regex(/^(gst|dsn)_[0-9A-Za-z]+$/)
+      .openapi({ description: 'The guest session (gst_) or delegated session (dsn_) ended' }),
     kind: z.enum(['guest', 'delegated']),
     userId: UserId.optional(),
     walletId: idOf('wal').optional(),
@@ -76,7 +79,10 @@ export type EventData<T extends EventType> = z.infer<(typeof EVENT_DATA)[T]>;
 
 /** `user.created` → `UserCreated`: the name of the type's schemas in the document. */
 export function eventTypeName(type: EventType): string {
-  return type.split(/[._]/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
 }
 
 /** The delivered body of one event type (spec part 2). */
@@ -86,7 +92,10 @@ function payloadOf<T extends EventType>(type: T) {
       id: idOf('evt'),
       type: z.literal(type),
       created_at: IsoTimestamp.openapi({ description: 'When the event happened, on the emulator clock' }),
-      api_version: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).openapi({ example: '2026-11-01', description: "The tenant's pinned API version" }),
+      api_version: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/)
+        .openapi({ example: '2026-11-01', description: "The tenant's pinned API version" }),
       data: EVENT_DATA[type].openapi(`${eventTypeName(type)}Data`),
     })
     .openapi(`${eventTypeName(type)}Event`);

@@ -22,9 +22,7 @@ export const CreatedGuest = Guest.extend({ user: User, session: SessionGrant }).
 
 export const CreateGuestBody = z.object({}).openapi('CreateGuest');
 
-export const ConvertGuestBody = z
-  .object({ email: Email, name: z.string().trim().min(1).max(200).optional() })
-  .openapi('ConvertGuest');
+export const ConvertGuestBody = z.object({ email: Email, name: z.string().trim().min(1).max(200).optional() }).openapi('ConvertGuest');
 
 export const ConvertedGuest = z.object({ user: User, session: SessionGrant, guest: Guest }).openapi('ConvertedGuest');
 

@@ -4,7 +4,10 @@ import { IsoTimestamp, idOf } from './common.js';
 
 export const MfaSetup = z
   .object({
-    secret: z.string().regex(/^[A-Z2-7]+=*$/).openapi({ description: 'The TOTP secret, base32' }),
+    secret: z
+      .string()
+      .regex(/^[A-Z2-7]+=*$/)
+      .openapi({ description: 'The TOTP secret, base32' }),
     otpauthUrl: z.string().startsWith('otpauth://totp/'),
     qrCode: z.string().startsWith('data:image/png;base64,').openapi({ description: 'The otpauth URL as a QR code (PNG data URL)' }),
   })

@@ -10,7 +10,10 @@ export const ShareBase64 = z
   .string()
   .max(200)
   .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'a key share in base64')
-  .refine((text) => Buffer.from(text, 'base64').length === SHARE_BYTES, `a key share is ${SHARE_BYTES} bytes (the raw shamir-secret-sharing share of a 32-byte seed)`)
+  .refine(
+    (text) => Buffer.from(text, 'base64').length === SHARE_BYTES,
+    `a key share is ${SHARE_BYTES} bytes (the raw shamir-secret-sharing share of a 32-byte seed)`,
+  )
   .refine((text) => Buffer.from(text, 'base64')[SHARE_BYTES - 1] !== 0, 'a key share cannot have x coordinate 0')
   .openapi({ example: Buffer.alloc(SHARE_BYTES, 7).toString('base64') });
 
@@ -19,7 +22,7 @@ export const ShareIndex = z
   .int()
   .min(1)
   .max(255)
-  .openapi({ description: 'Which share this is; 1 is the wallet\'s own (server) share, 2 the device share, 3 the recovery share' });
+  .openapi({ description: "Which share this is; 1 is the wallet's own (server) share, 2 the device share, 3 the recovery share" });
 
 export const StoreShareBody = z
   .object({
@@ -47,14 +50,18 @@ export const KeyShare = z
     walletId: idOf('wal'),
     shareIndex: ShareIndex,
     label: z.string().nullable(),
-    source: z.enum(['server', 'client']).openapi({ description: 'server: the wallet\'s own share 1; client: stored with POST /mpc/shares' }),
+    source: z.enum(['server', 'client']).openapi({ description: "server: the wallet's own share 1; client: stored with POST /mpc/shares" }),
     share: ShareBase64,
     createdAt: IsoTimestamp,
   })
   .openapi('KeyShare');
 
 export const WalletIdParam = z.object({
-  walletId: z.string().min(1).max(200).openapi({ param: { name: 'walletId', in: 'path' } }),
+  walletId: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'walletId', in: 'path' } }),
 });
 
 export const DeletedShares = z
@@ -71,8 +78,14 @@ export const RecoverBody = z
 export const RecoveredKey = z
   .object({
     walletId: idOf('wal'),
-    publicKey: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: 'The raw 32-byte Ed25519 public key, hex' }),
-    privateKey: z.string().regex(/^[0-9a-f]{64}$/).openapi({ description: 'The raw 32-byte Ed25519 seed, hex' }),
+    publicKey: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: 'The raw 32-byte Ed25519 public key, hex' }),
+    privateKey: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .openapi({ description: 'The raw 32-byte Ed25519 seed, hex' }),
   })
   .openapi('RecoveredKey');
 

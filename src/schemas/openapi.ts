@@ -3,7 +3,10 @@ import { z } from '@hono/zod-openapi';
 
 export const OpenApiDocument = z
   .object({
-    openapi: z.string().regex(/^3\.1\.\d+$/).openapi({ example: '3.1.0' }),
+    openapi: z
+      .string()
+      .regex(/^3\.1\.\d+$/)
+      .openapi({ example: '3.1.0' }),
     info: z.object({ title: z.string(), version: z.string() }).catchall(z.unknown()),
     paths: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
     webhooks: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),

@@ -2,11 +2,13 @@
 import { z } from '@hono/zod-openapi';
 import { Email } from './users.js';
 
-const Base64Url = z.string().min(1).max(65_536).regex(/^[A-Za-z0-9_-]+={0,2}$/, 'base64url');
+const Base64Url = z
+  .string()
+  .min(1)
+  .max(65_536)
+  .regex(/^[A-Za-z0-9_-]+={0,2}$/, 'base64url');
 
-export const RegisterOptionsBody = z
-  .object({ email: Email, name: z.string().trim().min(1).max(200).optional() })
-  .openapi('PasskeyRegisterOptions');
+export const RegisterOptionsBody = z.object({ email: Email, name: z.string().trim().min(1).max(200).optional() }).openapi('PasskeyRegisterOptions');
 
 export const LoginOptionsQuery = z.object({
   email: Email.optional().openapi({ param: { name: 'email', in: 'query' }, description: 'Only the passkeys of this user; omit for a discoverable login' }),
@@ -25,7 +27,10 @@ const CredentialBase = {
   rawId: Base64Url,
   type: z.literal('public-key'),
   clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-  authenticatorAttachment: z.enum(['platform', 'cross-platform']).nullish().transform((value) => value ?? undefined),
+  authenticatorAttachment: z
+    .enum(['platform', 'cross-platform'])
+    .nullish()
+    .transform((value) => value ?? undefined),
 };
 
 /** RegistrationResponseJSON (WebAuthn Level 3), as PublicKeyCredential.toJSON() gives it. */

@@ -9,8 +9,15 @@ export const ApiVersionDate = z
   .refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), 'a real calendar date')
   .openapi({ example: '2026-11-01' });
 
-const RpId = z.string().min(1).max(253).regex(/^[A-Za-z0-9.-]+$/, 'a host name');
-const Origin = z.string().url().regex(/^https?:\/\/[^/]+$/, 'an origin: scheme, host and optional port');
+const RpId = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.-]+$/, 'a host name');
+const Origin = z
+  .string()
+  .url()
+  .regex(/^https?:\/\/[^/]+$/, 'an origin: scheme, host and optional port');
 
 export const PlanLimits = z
   .object({
@@ -56,13 +63,17 @@ export const UpdateTenantBody = z
         sessionTtl: Duration.optional(),
         guestTtl: Duration.optional(),
         mfaFreshness: Duration.optional(),
-        webauthn: z
-          .object({ rpId: RpId.optional(), rpName: z.string().min(1).max(100).optional(), origins: z.array(Origin).max(50).optional() })
-          .optional(),
+        webauthn: z.object({ rpId: RpId.optional(), rpName: z.string().min(1).max(100).optional(), origins: z.array(Origin).max(50).optional() }).optional(),
         telegram: z
           .object({
-            botUsername: z.string().regex(/^[A-Za-z0-9_]{3,64}$/, 'a Telegram bot username').optional(),
-            botToken: z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'a Telegram bot token such as 123456:ABC…').optional(),
+            botUsername: z
+              .string()
+              .regex(/^[A-Za-z0-9_]{3,64}$/, 'a Telegram bot username')
+              .optional(),
+            botToken: z
+              .string()
+              .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'a Telegram bot token such as 123456:ABC…')
+              .optional(),
           })
           .optional(),
       })

@@ -5,7 +5,10 @@ import { ShareBase64 } from './mpc.js';
 import { PartyId } from './users.js';
 
 /** A raw 32-byte value in lower-case hex (an Ed25519 public key or seed). */
-export const Hex32 = z.string().regex(/^[0-9a-f]{64}$/, '32 bytes in lower-case hex').openapi({ example: 'ab'.repeat(32) });
+export const Hex32 = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, '32 bytes in lower-case hex')
+  .openapi({ example: 'ab'.repeat(32) });
 
 export const Wallet = z
   .object({

@@ -10,15 +10,11 @@ export const WebhookUrl = z
   .refine((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'an http or https URL')
   .openapi({ example: 'http://127.0.0.1:4020/webhooks' });
 
-export const EventTypeName = z
-  .enum([...EVENT_TYPES, ALL_EVENTS])
-  .openapi({ description: 'An event type of DESIGN D8, or * for all' });
+export const EventTypeName = z.enum([...EVENT_TYPES, ALL_EVENTS]).openapi({ description: 'An event type of DESIGN D8, or * for all' });
 
 const Events = z.array(EventTypeName).min(1, 'subscribe to at least one event type').max(50);
 
-export const CreateWebhookBody = z
-  .object({ url: WebhookUrl, events: Events, description: z.string().max(500).nullable().optional() })
-  .openapi('CreateWebhook');
+export const CreateWebhookBody = z.object({ url: WebhookUrl, events: Events, description: z.string().max(500).nullable().optional() }).openapi('CreateWebhook');
 
 export const UpdateWebhookBody = z
   .object({
@@ -43,7 +39,10 @@ export const Webhook = z
   .openapi('Webhook');
 
 export const WebhookWithSecret = Webhook.extend({
-  secret: z.string().regex(/^whsec_[0-9A-Za-z]{32}$/).openapi({ description: 'The signing secret; answered only on create and rotate' }),
+  secret: z
+    .string()
+    .regex(/^whsec_[0-9A-Za-z]{32}$/)
+    .openapi({ description: 'The signing secret; answered only on create and rotate' }),
 }).openapi('WebhookWithSecret');
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'dead']);

@@ -38,7 +38,16 @@ export function analytics(rt: Runtime, tenantId: string, period: AnalyticsPeriod
   const fromMs = todayStart - (PERIOD_DAYS[period] - 1) * DAY_MS;
   const days: Day[] = [];
   for (let start = fromMs; start <= todayStart; start += DAY_MS) {
-    days.push({ date: utcDate(start), newUsers: 0, activeUsers: new Set(), signIns: 0, walletsCreated: 0, transactions: 0, apiCalls: 0, deliveries: noDeliveries() });
+    days.push({
+      date: utcDate(start),
+      newUsers: 0,
+      activeUsers: new Set(),
+      signIns: 0,
+      walletsCreated: 0,
+      transactions: 0,
+      apiCalls: 0,
+      deliveries: noDeliveries(),
+    });
   }
   /** The day an ISO time falls on, or undefined outside [from, now]. */
   const dayOf = (iso: string): Day | undefined => {

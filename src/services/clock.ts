@@ -28,7 +28,10 @@ export function setClock(rt: Runtime, change: { now?: string | undefined; speed?
 /** Jumps `by` (a duration such as `90s` or `1d`) ahead, running every attempt that comes due, in order. */
 export async function advanceClock(rt: Runtime, by: string): Promise<ClockView & { fired: number }> {
   const ms = parseDuration(by);
-  if (ms === undefined) throw new ApiError('validation_error', `by: "${by}" is not a duration such as 90s, 15m, 2h or 1d`, [{ path: 'by', message: 'a duration such as 90s, 15m, 2h or 1d' }]);
+  if (ms === undefined)
+    throw new ApiError('validation_error', `by: "${by}" is not a duration such as 90s, 15m, 2h or 1d`, [
+      { path: 'by', message: 'a duration such as 90s, 15m, 2h or 1d' },
+    ]);
   const fired = await rt.scheduler.advance(ms);
   return { ...clockView(rt), fired };
 }

@@ -7,8 +7,19 @@ import { createApiKey, revokeApiKey } from './api-keys.js';
 import { createCheckout, createPortal, findCheckout, findPortal } from './billing.js';
 import { triggerEvent } from './control.js';
 import {
-  deadLetterEntries, deliveryCounts, eventLogPage, eventTypes, findDelivery, findTenant, findWebhook, storeInfo, storeTotals, tenantName,
-  tenantNames, tenantSummaries, webhooksByTenant,
+  deadLetterEntries,
+  deliveryCounts,
+  eventLogPage,
+  eventTypes,
+  findDelivery,
+  findTenant,
+  findWebhook,
+  storeInfo,
+  storeTotals,
+  tenantName,
+  tenantNames,
+  tenantSummaries,
+  webhooksByTenant,
 } from './dashboard.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './seed.js';
 import { createWebhook, deleteWebhook } from './webhooks.js';
@@ -33,7 +44,9 @@ describe('the dashboard read model', () => {
     await revokeApiKey(rt, ACME_TENANT_ID, spare.id);
     await createWebhook(rt, GLOBEX_TENANT_ID, { url: UNREACHABLE, events: ['user.created'] });
 
-    expect(tenantSummaries(rt).map(({ id, name, plan, activeApiKeys, apps, users, webhooks }) => ({ id, name, plan, activeApiKeys, apps, users, webhooks }))).toEqual([
+    expect(
+      tenantSummaries(rt).map(({ id, name, plan, activeApiKeys, apps, users, webhooks }) => ({ id, name, plan, activeApiKeys, apps, users, webhooks })),
+    ).toEqual([
       { id: ACME_TENANT_ID, name: 'Acme Wallet', plan: 'pro', activeApiKeys: 1, apps: 3, users: 50, webhooks: 0 },
       { id: GLOBEX_TENANT_ID, name: 'Globex Identity', plan: 'pro', activeApiKeys: 1, apps: 2, users: 50, webhooks: 1 },
     ]);
@@ -71,7 +84,14 @@ describe('the dashboard read model', () => {
     const id = deliveries[0]!.id;
 
     expect(deliveryCounts(rt, ACME_TENANT_ID, webhook.id)).toEqual({ pending: 0, failed: 0, succeeded: 0, dead: 1 });
-    expect(findDelivery(rt, id)).toMatchObject({ id, status: 'dead', tenantId: ACME_TENANT_ID, orphanedAt: null, webhookUrl: UNREACHABLE, payload: { id: event.id, type: 'user.created' } });
+    expect(findDelivery(rt, id)).toMatchObject({
+      id,
+      status: 'dead',
+      tenantId: ACME_TENANT_ID,
+      orphanedAt: null,
+      webhookUrl: UNREACHABLE,
+      payload: { id: event.id, type: 'user.created' },
+    });
     expect(deadLetterEntries(rt)).toMatchObject([{ id, tenantName: 'Acme Wallet', webhookUrl: UNREACHABLE, webhookDeleted: false }]);
     expect(storeTotals(rt)).toMatchObject({ deadLetters: 1, events: 1 });
 

@@ -15,7 +15,10 @@ const NO_RECORD_CODES = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME']);
 /** The resolver could not answer (timeout, refused, server failure): not the domain's fault. */
 export class DnsUnavailableError extends Error {
   override name = 'DnsUnavailableError';
-  constructor(message: string, readonly reason: string) {
+  constructor(
+    message: string,
+    readonly reason: string,
+  ) {
     super(message);
   }
 }

@@ -98,9 +98,7 @@ export async function verifyDomain(rt: Runtime, tenantId: string): Promise<Custo
   }
   if (!found.includes(expected.value)) {
     const message = found.length === 0 ? `no TXT record at ${expected.name}` : `no TXT record at ${expected.name} holds the expected value`;
-    throw new ApiError('dns_verification_failed', `DNS verification failed: ${message}`, [
-      { path: expected.name, message, expected: expected.value, found },
-    ]);
+    throw new ApiError('dns_verification_failed', `DNS verification failed: ${message}`, [{ path: expected.name, message, expected: expected.value, found }]);
   }
   return rt.store.write(() => {
     // The look-up awaited the network: re-read, in case the domain was removed meanwhile.

@@ -12,7 +12,8 @@ const NOTABLE_OFFSET_MS = 30_000;
 
 function spoken(ms: number): string {
   const abs = Math.abs(ms);
-  const [amount, unit] = abs >= 86_400_000 ? [abs / 86_400_000, 'd'] : abs >= 3_600_000 ? [abs / 3_600_000, 'h'] : abs >= 60_000 ? [abs / 60_000, 'min'] : [abs / 1000, 's'];
+  const [amount, unit] =
+    abs >= 86_400_000 ? [abs / 86_400_000, 'd'] : abs >= 3_600_000 ? [abs / 3_600_000, 'h'] : abs >= 60_000 ? [abs / 60_000, 'min'] : [abs / 1000, 's'];
   return `${Number(amount.toFixed(1))} ${unit} ${ms > 0 ? 'ahead of' : 'behind'} real time`;
 }
 

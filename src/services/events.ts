@@ -11,13 +11,7 @@ import type { EventType } from '../schemas/words.js';
 import { DEFAULT_API_VERSION } from './tenants.js';
 
 /** Records an event. Call inside `rt.store.write()`. */
-export function emitEvent(
-  rt: Runtime,
-  tenantId: string,
-  type: EventType,
-  data: Record<string, unknown>,
-  options: EmitOptions = {},
-): EventRecord {
+export function emitEvent(rt: Runtime, tenantId: string, type: EventType, data: Record<string, unknown>, options: EmitOptions = {}): EventRecord {
   const tenant = rt.store.get('tenants', tenantId);
   const event: EventRecord = {
     id: newId('evt'),

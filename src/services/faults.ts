@@ -45,9 +45,7 @@ export function pathPattern(path: string): RegExp {
   const head = tail ? normal.slice(0, -2) : normal;
   const body = head
     .split('/')
-    .map((segment) =>
-      /^(:\w+|\{\w+\})$/.test(segment) ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'),
-    )
+    .map((segment) => (/^(:\w+|\{\w+\})$/.test(segment) ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')))
     .join('/');
   return new RegExp(`^${body}${tail}$`);
 }

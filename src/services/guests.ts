@@ -71,10 +71,7 @@ function liveGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
 }
 
 /** Creates a guest user, its session and the guest record; emits `guest.created` (not `user.created`). */
-export async function createGuest(
-  rt: Runtime,
-  tenant: TenantRecord,
-): Promise<{ guest: GuestRecord; user: UserRecord; session: SessionGrant }> {
+export async function createGuest(rt: Runtime, tenant: TenantRecord): Promise<{ guest: GuestRecord; user: UserRecord; session: SessionGrant }> {
   const prepared = await prepareUser(rt, tenant.id, { email: null, name: null, trustLevel: 'guest' });
   const ttlMs = settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
   return rt.store.write(() => {

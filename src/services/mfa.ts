@@ -64,11 +64,7 @@ function recoveryHash(code: string): string {
 }
 
 /** Starts (or restarts) setup: a new secret, its otpauth:// URI and a QR code of it. */
-export async function setupMfa(
-  rt: Runtime,
-  tenant: TenantRecord,
-  user: UserRecord,
-): Promise<{ secret: string; otpauthUrl: string; qrCode: string }> {
+export async function setupMfa(rt: Runtime, tenant: TenantRecord, user: UserRecord): Promise<{ secret: string; otpauthUrl: string; qrCode: string }> {
   if (isMfaEnabled(rt, user)) throw conflict('MFA is already enabled; disable it first to set it up again');
   const secret = new Secret({ size: 20 });
   const otpauthUrl = totpFor(tenant, user, secret).toString();
@@ -95,7 +91,10 @@ export async function setupMfa(
 
 /** Where a wrong code is answered: the emulator's now, which the code must be made for. */
 function totpTimeDetail(rt: Runtime) {
-  const at = new Date(rt.clock.nowMs()).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+  const at = new Date(rt.clock.nowMs())
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC');
   return emulatorTimeDetail(rt, 'code', 'The TOTP code', `make the code for that time, e.g. oathtool --totp -b --now "${at}" <secret>`);
 }
 
@@ -111,7 +110,8 @@ export async function verifyMfaSetup(rt: Runtime, tenant: TenantRecord, user: Us
   const factor = factorOf(rt, user);
   if (!factor) throw conflict('MFA setup has not been started; call POST /mfa/setup first');
   if (factor.status === 'enabled') throw conflict('MFA is already enabled');
-  if (!totpMatches(rt, tenant, user, factor, code)) throw new ApiError('invalid_code', 'The code is not right; check the authenticator app\'s clock', [totpTimeDetail(rt)]);
+  if (!totpMatches(rt, tenant, user, factor, code))
+    throw new ApiError('invalid_code', "The code is not right; check the authenticator app's clock", [totpTimeDetail(rt)]);
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await rt.store.write(() => {
     rt.store.update('mfa', factor.id, {
@@ -170,7 +170,10 @@ export async function verifyMfa(
     throw new ApiError('not_found', `MFA challenge ${challengeId} not found for this session`);
   }
   if (challenge.usedAt !== null || Date.parse(challenge.expiresAt) <= rt.clock.nowMs()) {
-    throw new ApiError('challenge_expired', challenge.usedAt !== null ? 'This challenge was already used; request a new one' : 'This challenge has expired; request a new one');
+    throw new ApiError(
+      'challenge_expired',
+      challenge.usedAt !== null ? 'This challenge was already used; request a new one' : 'This challenge has expired; request a new one',
+    );
   }
   const totpOk = /^\d{6}$/.test(code.replace(/\s/g, '')) && totpMatches(rt, tenant, user, factor, code);
   const recoveryIndex = totpOk ? -1 : factor.recoveryCodes.findIndex((entry) => entry.usedAt === null && entry.hash === recoveryHash(code));
@@ -185,7 +188,11 @@ export async function verifyMfa(
       }),
     );
     const left = MAX_FAILED_ATTEMPTS - failed;
-    throw new ApiError('invalid_code', locks ? 'The code is not right; MFA is now locked for 15 minutes' : `The code is not right; ${left} more wrong codes lock MFA`, [totpTimeDetail(rt)]);
+    throw new ApiError(
+      'invalid_code',
+      locks ? 'The code is not right; MFA is now locked for 15 minutes' : `The code is not right; ${left} more wrong codes lock MFA`,
+      [totpTimeDetail(rt)],
+    );
   }
   const freshUntil = new Date(rt.clock.nowMs() + settingMs(tenant.settings.mfaFreshness, DEFAULT_FRESHNESS_MS)).toISOString();
   await rt.store.write(() => {

@@ -27,7 +27,7 @@ function sharesOf(rt: Runtime, user: UserRecord, walletId: string): KeyShareReco
 export async function storeShare(rt: Runtime, user: UserRecord, input: StoreShareInput): Promise<KeyShareRecord> {
   const wallet = ownedWallet(rt, user, input.walletId);
   if (input.shareIndex === SERVER_SHARE_INDEX) {
-    throw conflict('Share index 1 is the wallet\'s own share, which the service already keeps', [{ path: 'shareIndex', message: 'already taken' }]);
+    throw conflict("Share index 1 is the wallet's own share, which the service already keeps", [{ path: 'shareIndex', message: 'already taken' }]);
   }
   const sealed = rt.sealer.seal(Buffer.from(input.share, 'base64'));
   return rt.store.write(() => {
@@ -93,7 +93,7 @@ export async function recoverWalletKey(rt: Runtime, user: UserRecord, walletId: 
   const { seed, publicKey } = await recoverKey(bytes);
   try {
     if (publicKey.toString('hex') !== wallet.publicKey) {
-      throw new ApiError('share_mismatch', 'The shares do not recover this wallet\'s key: the derived public key differs', [
+      throw new ApiError('share_mismatch', "The shares do not recover this wallet's key: the derived public key differs", [
         { path: 'shares', message: 'give two shares of this wallet' },
       ]);
     }

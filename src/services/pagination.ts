@@ -25,12 +25,7 @@ export function paginate<T, V>(items: readonly T[], request: PageRequest, view: 
  * One pass over an already ordered list: counts every match and keeps only the requested
  * page, so a page of 20 out of 100,000 records allocates 20.
  */
-export function paginateMatching<T, V>(
-  ordered: readonly T[],
-  matches: ((item: T) => boolean) | null,
-  request: PageRequest,
-  view: (item: T) => V,
-): Page<V> {
+export function paginateMatching<T, V>(ordered: readonly T[], matches: ((item: T) => boolean) | null, request: PageRequest, view: (item: T) => V): Page<V> {
   const page = request.page ?? 1;
   const pageSize = request.page_size ?? DEFAULT_PAGE_SIZE;
   const start = (page - 1) * pageSize;

@@ -22,8 +22,7 @@ type WebAuthnModules = [typeof import('@simplewebauthn/server'), typeof import('
  * a fifth of the bundle, loaded on the first passkey call rather than at start.
  */
 let webauthn: Promise<WebAuthnModules> | undefined;
-const loadWebAuthn = (): Promise<WebAuthnModules> =>
-  (webauthn ??= Promise.all([import('@simplewebauthn/server'), import('./webauthn-checks.js')]));
+const loadWebAuthn = (): Promise<WebAuthnModules> => (webauthn ??= Promise.all([import('@simplewebauthn/server'), import('./webauthn-checks.js')]));
 
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** ES256 first (every authenticator has it), then EdDSA and RS256. */
@@ -44,7 +43,11 @@ function descriptor(passkey: PasskeyRecord) {
   return { id: passkey.credentialId, transports: passkey.transports };
 }
 
-function challengeRecord(rt: Runtime, tenantId: string, fields: Pick<WebauthnChallengeRecord, 'kind' | 'challenge' | 'email' | 'name' | 'userId' | 'userHandle'>): WebauthnChallengeRecord {
+function challengeRecord(
+  rt: Runtime,
+  tenantId: string,
+  fields: Pick<WebauthnChallengeRecord, 'kind' | 'challenge' | 'email' | 'name' | 'userId' | 'userHandle'>,
+): WebauthnChallengeRecord {
   return { id: newId('chl'), tenantId, ...fields, expiresAt: new Date(rt.clock.nowMs() + CHALLENGE_TTL_MS).toISOString(), usedAt: null };
 }
 
@@ -131,7 +134,11 @@ export async function verifyRegistration(rt: Runtime, tenant: TenantRecord, chal
   const [{ verifyRegistrationResponse }, { checkBinding, isoBase64URL, libraryVerify, registrationAuthData }] = await loadWebAuthn();
   const challenge = await takeChallenge(rt, tenant.id, challengeId, 'registration');
   const { rpId, origins } = tenant.settings.webauthn;
-  checkBinding(response.response.clientDataJSON, registrationAuthData(response.response.attestationObject), challenge, { rpId, origins, type: 'webauthn.create' });
+  checkBinding(response.response.clientDataJSON, registrationAuthData(response.response.attestationObject), challenge, {
+    rpId,
+    origins,
+    type: 'webauthn.create',
+  });
   const { registrationInfo } = await libraryVerify(() =>
     verifyRegistrationResponse({
       response,
@@ -183,7 +190,9 @@ export async function verifyAuthentication(rt: Runtime, tenant: TenantRecord, ch
   checkBinding(response.response.clientDataJSON, authData, challenge, { rpId, origins, type: 'webauthn.get' });
   const passkey = rt.store.findByKey('passkeys', `${tenant.id}:${response.id}`);
   if (!passkey || (challenge.userId !== null && passkey.userId !== challenge.userId)) {
-    throw new ApiError('unknown_credential', 'No passkey with this credential id is registered here', [{ path: 'response.id', message: 'unknown credential', credentialId: response.id }]);
+    throw new ApiError('unknown_credential', 'No passkey with this credential id is registered here', [
+      { path: 'response.id', message: 'unknown credential', credentialId: response.id },
+    ]);
   }
   checkCounter(authData, passkey.counter);
   const { authenticationInfo } = await libraryVerify(() =>

@@ -86,11 +86,7 @@ export function bearerToken(header: string | undefined): string | null | undefin
  * 401 missing_session; malformed, unknown or another tenant's → 401 invalid_session; expired
  * or ended → 410 session_expired.
  */
-export function authenticateSession(
-  rt: Runtime,
-  tenantId: string,
-  authorization: string | undefined,
-): { session: UserSessionRecord; user: UserRecord } {
+export function authenticateSession(rt: Runtime, tenantId: string, authorization: string | undefined): { session: UserSessionRecord; user: UserRecord } {
   const token = bearerToken(authorization);
   if (token === undefined) {
     throw new ApiError('missing_session', 'Send the user session token as Authorization: Bearer <token>');

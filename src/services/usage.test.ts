@@ -30,7 +30,10 @@ describe('API-call accounting', () => {
       const again = await startTestEmulator({ dataDir, clock: { startTime: new Date('2026-11-22T12:00:00.000Z') } });
       try {
         const { store } = again.emulator.rt;
-        expect(store.ofTenant('usage', ACME_TENANT_ID).map((r) => [r.date, r.apiCalls])).toEqual([['2026-11-21', 3], ['2026-11-22', 2]]);
+        expect(store.ofTenant('usage', ACME_TENANT_ID).map((r) => [r.date, r.apiCalls])).toEqual([
+          ['2026-11-21', 3],
+          ['2026-11-22', 2],
+        ]);
         const meter2 = usageMeter(again.emulator.rt);
         await again.request('GET', '/apps');
         expect(meter2.callsByDay(ACME_TENANT_ID, '2026-11-22', '2026-11-22').get('2026-11-22')).toBe(3);

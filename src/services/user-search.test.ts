@@ -30,7 +30,11 @@ describe('searchUsers', () => {
     ['', ['malice@x.test', 'bob@b.test', 'alice@b.test']],
     ['nobody', []],
   ])('"%s" finds %j, newest first', async (term, expected) => {
-    const runtime = await withUsers([['alice@b.test', 'Alice'], ['bob@b.test', 'Bob Smith'], ['malice@x.test', null]]);
+    const runtime = await withUsers([
+      ['alice@b.test', 'Alice'],
+      ['bob@b.test', 'Bob Smith'],
+      ['malice@x.test', null],
+    ]);
     expect(emails(searchUsers(runtime, TENANT, term))).toEqual(expected);
   });
 
@@ -52,7 +56,10 @@ describe('searchUsers', () => {
 
 describe('searchUsers keeps recent hits', () => {
   it('answers a repeated term from the same scan until a user changes', async () => {
-    const runtime = await withUsers([['dora@d.test', 'Dora'], ['dan@d.test', 'Dan']]);
+    const runtime = await withUsers([
+      ['dora@d.test', 'Dora'],
+      ['dan@d.test', 'Dan'],
+    ]);
     const first = searchUsers(runtime, TENANT, 'd.test');
     expect(searchUsers(runtime, TENANT, 'D.TEST')).toBe(first); // same term once lowercased: no new scan
     expect(emails(first)).toEqual(['dan@d.test', 'dora@d.test']);

@@ -88,9 +88,11 @@ export function checkBinding(
  */
 export function checkCounter(authData: ParsedAuthenticatorData, storedCounter: number): void {
   if ((authData.counter > 0 || storedCounter > 0) && authData.counter <= storedCounter) {
-    throw new ApiError('counter_not_advanced', `The signature counter did not advance (got ${authData.counter}, last seen ${storedCounter}); the authenticator may be cloned`, [
-      { path: 'response.authenticatorData.signCount', message: `must be greater than ${storedCounter}` },
-    ]);
+    throw new ApiError(
+      'counter_not_advanced',
+      `The signature counter did not advance (got ${authData.counter}, last seen ${storedCounter}); the authenticator may be cloned`,
+      [{ path: 'response.authenticatorData.signCount', message: `must be greater than ${storedCounter}` }],
+    );
   }
 }
 

@@ -72,12 +72,7 @@ export async function createWebhook(rt: Runtime, tenantId: string, input: Create
 }
 
 /** Patches a webhook; `rotateSecret: true` issues a new secret, answered this once. */
-export async function updateWebhook(
-  rt: Runtime,
-  tenantId: string,
-  id: string,
-  input: UpdateWebhookInput,
-): Promise<WebhookView & { secret?: string }> {
+export async function updateWebhook(rt: Runtime, tenantId: string, id: string, input: UpdateWebhookInput): Promise<WebhookView & { secret?: string }> {
   const webhook = getWebhook(rt, tenantId, id);
   const secret = input.rotateSecret ? newWebhookSecret() : undefined;
   const updated = await rt.store.write(() =>

@@ -9,7 +9,12 @@ import { RawRecord } from './snapshot.js';
 
 type Row = { id: string; tenantId: string; createdAt: string; name: string };
 
-const row = (id: string, tenantId: string, minute: number, name = id): Row => ({ id, tenantId, createdAt: `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`, name });
+const row = (id: string, tenantId: string, minute: number, name = id): Row => ({
+  id,
+  tenantId,
+  createdAt: `2026-11-21T10:${String(minute).padStart(2, '0')}:00.000Z`,
+  name,
+});
 const byName = (record: Row) => `${record.tenantId}:${record.name.toLowerCase()}`;
 
 describe('Collection', () => {
@@ -52,7 +57,7 @@ describe('Collection', () => {
     expect(() => broken.ofTenant('ten_a')).toThrow(/not valid JSON/);
   });
 
-  it('moves a tenant\'s version on every change and on clear, never backwards', () => {
+  it("moves a tenant's version on every change and on clear, never backwards", () => {
     const users = new Collection<Row>(undefined);
     const start = users.version('ten_a');
     users.add(row('u1', 'ten_a', 1));

@@ -15,7 +15,11 @@ describe('checkDocument', () => {
   it.each([
     ['an array', [], 'does not hold a JSON object'],
     ['no version', { users: [] }, 'has no schemaVersion'],
-    ['a newer version', { schemaVersion: SCHEMA_VERSION + 1 }, `was written by a newer svc (schema version ${SCHEMA_VERSION + 1}, this one reads up to ${SCHEMA_VERSION})`],
+    [
+      'a newer version',
+      { schemaVersion: SCHEMA_VERSION + 1 },
+      `was written by a newer svc (schema version ${SCHEMA_VERSION + 1}, this one reads up to ${SCHEMA_VERSION})`,
+    ],
     ['a collection that is not a list', { schemaVersion: SCHEMA_VERSION, users: {} }, 'has a "users" that is not a list'],
   ])('refuses %s, naming the file and leaving it untouched', (_name, raw, why) => {
     expect(() => checkDocument(raw, PATH)).toThrow(StoreOpenError);

@@ -32,7 +32,10 @@ describe('JournaledJsonFile', () => {
     await file.append([['del', 'apps', 'a'], put('b', 'renamed'), put('c')]);
     await file.close();
     const document = await new JournaledJsonFile<Doc>(join(dir, 'db.json')).read();
-    expect(document?.apps).toEqual([{ id: 'b', name: 'renamed' }, { id: 'c', name: 'c' }]);
+    expect(document?.apps).toEqual([
+      { id: 'b', name: 'renamed' },
+      { id: 'c', name: 'c' },
+    ]);
   });
 
   it('cuts off a last line torn by a crash, and appends after the last good line', async () => {
@@ -62,7 +65,13 @@ describe('JournaledJsonFile', () => {
     await file.append([put('b')]);
     await file.rotate();
     await file.append([put('c')]); // lands in the fresh journal while the snapshot is written
-    await file.write({ schemaVersion: 1, apps: [{ id: 'a', name: 'a' }, { id: 'b', name: 'b' }] });
+    await file.write({
+      schemaVersion: 1,
+      apps: [
+        { id: 'a', name: 'a' },
+        { id: 'b', name: 'b' },
+      ],
+    });
     const snapshot = JSON.parse(readFileSync(join(dir, 'db.json'), 'utf8')) as Doc;
     expect(snapshot.journalSeq).toBe(2);
     expect(readdirSync(dir).filter((name) => name.startsWith('db.journal'))).toEqual(['db.journal']);
@@ -72,7 +81,10 @@ describe('JournaledJsonFile', () => {
 
   it('writes the snapshot as ASCII and reads every character back, emoji and umlauts included', async () => {
     const { dir, file } = fresh();
-    const apps = [{ id: 'a', name: 'Müller 🚀 公司' }, { id: 'b', name: 'plain' }];
+    const apps = [
+      { id: 'a', name: 'Müller 🚀 公司' },
+      { id: 'b', name: 'plain' },
+    ];
     await file.write({ schemaVersion: 1, apps });
     const bytes = readFileSync(join(dir, 'db.json'));
     expect(bytes.every((byte) => byte < 0x80)).toBe(true);

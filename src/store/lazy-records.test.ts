@@ -156,7 +156,10 @@ describe('lazily parsed wallet records', () => {
     const dir = dataDirWith([]);
     const { shares: _shares, ...rest } = wallet(2);
     const legacy = { ...rest, serverShare: { iv: 'aXY=', tag: 'dGFn', data: 'ZGF0YQ==' } }; // sealed as an object, as svc once did
-    writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(wallet(1))},${JSON.stringify(legacy)},\n${JSON.stringify(wallet(3))}\n]\n}\n`);
+    writeFileSync(
+      join(dir, DATA_FILE),
+      `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(wallet(1))},${JSON.stringify(legacy)},\n${JSON.stringify(wallet(3))}\n]\n}\n`,
+    );
     const { store } = await Store.open({ dataDir: dir });
     expect(store.count('wallets')).toBe(3);
     expect(store.get('wallets', 'wal_lazy1')).toEqual(wallet(1));

@@ -95,7 +95,7 @@ describe('acquireLock', () => {
 });
 
 describe('the lock around a running emulator', () => {
-  it('refuses a second emulator on the same dir with the first one\'s pid; the first keeps serving', async () => {
+  it("refuses a second emulator on the same dir with the first one's pid; the first keeps serving", async () => {
     const dir = freshDir();
     const first = await startTestEmulator({ dataDir: dir });
     try {

@@ -11,7 +11,10 @@ export const LOCK_FILE = 'svc.lock';
 const HELD = new Set<string>();
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(`another svc server (pid ${pid}) is using the data dir ${dataDir}; stop it, or start this one with another --data-dir`);
     this.name = 'DataDirLockedError';
   }

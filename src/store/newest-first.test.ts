@@ -45,7 +45,15 @@ describe('newest-first order', () => {
           if (s.kind === 'insert') {
             serial += 1;
             const id = `app_${String(serial).padStart(3, '0')}`;
-            const record: AppRecord = { id, tenantId: TENANTS[s.tenant]!, name: id, description: null, allowedOrigins: [], createdAt: at(s.minute), updatedAt: at(s.minute) };
+            const record: AppRecord = {
+              id,
+              tenantId: TENANTS[s.tenant]!,
+              name: id,
+              description: null,
+              allowedOrigins: [],
+              createdAt: at(s.minute),
+              updatedAt: at(s.minute),
+            };
             await store.write(() => store.insert('apps', record));
           } else if (s.kind === 'update' && live.length > 0) {
             const target = live[s.pick % live.length]!;

@@ -6,7 +6,6 @@
 import type { JsonObject, LedgerCommand, LedgerEvent, LedgerRejection } from '../ledger/types.js';
 import type { Plan, TrustLevel } from '../schemas/words.js';
 
-
 export interface TenantSettings {
   apiVersion: string;
   sessionTtl: string;
@@ -403,4 +402,28 @@ export interface CollectionTypes {
 
 export type CollectionName = keyof CollectionTypes;
 
-export const COLLECTION_NAMES = ['tenants', 'apiKeys', 'apps', 'users', 'wallets', 'events', 'webhooks', 'deliveries', 'customDomains', 'checkoutSessions', 'portalSessions', 'usage', 'sessions', 'guests', 'mfa', 'mfaChallenges', 'passkeys', 'webauthnChallenges', 'telegramAccounts', 'keyShares', 'contracts', 'transactions', 'delegatedSessions'] as const satisfies readonly CollectionName[];
+export const COLLECTION_NAMES = [
+  'tenants',
+  'apiKeys',
+  'apps',
+  'users',
+  'wallets',
+  'events',
+  'webhooks',
+  'deliveries',
+  'customDomains',
+  'checkoutSessions',
+  'portalSessions',
+  'usage',
+  'sessions',
+  'guests',
+  'mfa',
+  'mfaChallenges',
+  'passkeys',
+  'webauthnChallenges',
+  'telegramAccounts',
+  'keyShares',
+  'contracts',
+  'transactions',
+  'delegatedSessions',
+] as const satisfies readonly CollectionName[];

@@ -89,7 +89,7 @@ describe('the snapshot layout', () => {
 
   it.each([
     ['an older single-line snapshot', JSON.stringify({ schemaVersion: 1, journalSeq: 2, ...document })],
-    ['lowdb\'s own indented layout', JSON.stringify({ schemaVersion: 1, ...document }, null, 2)],
+    ["lowdb's own indented layout", JSON.stringify({ schemaVersion: 1, ...document }, null, 2)],
     ['raw UTF-8 from a hand edit', `{"schemaVersion":1,\n"apps":[\n{"id":"a","name":"Müller 🚀"}\n]\n}\n`],
     ['CRLF line ends', `{"schemaVersion":1,\r\n"apps":[\r\n{"id":"a"}\r\n]\r\n}\r\n`],
     ['a collection that is not a list', `{"schemaVersion":1,\n"apps":{"id":"a"},\n"events":[]\n}\n`],
@@ -109,7 +109,7 @@ describe('the snapshot layout', () => {
     ['a missing comma between collections', `{"schemaVersion":1,\n"apps":[]\n"events":[]\n}\n`],
     ['text after the document', `{"schemaVersion":1,\n"apps":[]\n}\nmore\n`],
     ['a second document', `{"schemaVersion":1,\n"apps":[]\n}\n{"schemaVersion":1,\n"apps":[]\n}\n`],
-  ])('refuses %s with JSON.parse\'s own error', async (_label, text) => {
+  ])("refuses %s with JSON.parse's own error", async (_label, text) => {
     const path = withText(text);
     const whole = wholeParse(path);
     expect(whole).toHaveProperty('error');

@@ -97,7 +97,8 @@ export async function writeSnapshot(file: FileHandle, header: Record<string, unk
 export async function writeWhole(file: FileHandle, text: string, what: string): Promise<number> {
   const bytes = Buffer.from(text);
   const { bytesWritten } = await file.write(bytes);
-  if (bytesWritten !== bytes.byteLength) throw Object.assign(new Error(`short write to ${what} (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
+  if (bytesWritten !== bytes.byteLength)
+    throw Object.assign(new Error(`short write to ${what} (${bytesWritten} of ${bytes.byteLength} bytes)`), { code: 'ENOSPC' });
   return bytes.byteLength;
 }
 

@@ -265,7 +265,11 @@ describe('a data file this version cannot read', () => {
     const before = readFileSync(path);
     await expect(startTestEmulator({ dataDir: dir })).rejects.toThrow(StoreOpenError);
     expect(readFileSync(path).equals(before)).toBe(true);
-    expect(readdirSync(dir).filter((name) => name !== 'seal.key').sort()).toEqual([DATA_FILE]);
+    expect(
+      readdirSync(dir)
+        .filter((name) => name !== 'seal.key')
+        .sort(),
+    ).toEqual([DATA_FILE]);
   });
 });
 

@@ -29,7 +29,6 @@ export interface StoreOptions {
 /** Compact when the journal outgrows this, or the last snapshot if that is larger. */
 export const COMPACT_MIN_JOURNAL_BYTES = 8 * 1024 * 1024;
 
-
 interface Deferred {
   promise: Promise<void>;
   resolve: () => void;
@@ -45,7 +44,6 @@ function deferred(): Deferred {
   });
   return { promise, resolve, reject };
 }
-
 
 export class Store {
   readonly dataDir: string | null;
@@ -90,8 +88,7 @@ export class Store {
         raw = await db.adapter.read();
       } catch (error) {
         throw new StoreOpenError(
-          `the data file ${path} cannot be read (${(error as Error).message}); it was left untouched. ` +
-            'Move it away or start with another --data-dir.',
+          `the data file ${path} cannot be read (${(error as Error).message}); it was left untouched. ` + 'Move it away or start with another --data-dir.',
         );
       }
       const store = new Store(db, dataDir, release);
@@ -335,9 +332,7 @@ export class Store {
       // The batch never became durable: keep its operations for the next append.
       this.#ops = [...ops, ...this.#ops];
       this.#lastWriteError = error;
-      batch.reject(
-        new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`),
-      );
+      batch.reject(new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`));
     } finally {
       this.#writing = false;
       if (this.#next) setImmediate(() => void this.#flush());

@@ -46,7 +46,11 @@ export interface Breakage {
 
 /** Signs `body` with a given timestamp, as a sender would. */
 export function resign(delivery: RelayedDelivery, timestamp: string, body = delivery.body): RelayedDelivery {
-  const headers = { ...delivery.headers, 'x-service-timestamp': timestamp, 'x-service-signature': `sha256=${computeSignature(delivery.secret, timestamp, body)}` };
+  const headers = {
+    ...delivery.headers,
+    'x-service-timestamp': timestamp,
+    'x-service-signature': `sha256=${computeSignature(delivery.secret, timestamp, body)}`,
+  };
   return { ...delivery, headers, body };
 }
 
@@ -97,7 +101,12 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
     const url = new URL(c.req.url);
     const headers: Record<string, string> = {};
     c.req.raw.headers.forEach((value, name) => void (headers[name] = value));
-    let request: ProxiedRequest = { method: c.req.method, path: `${url.pathname}${url.search}`, headers, body: ['GET', 'HEAD'].includes(c.req.method) ? '' : await c.req.text() };
+    let request: ProxiedRequest = {
+      method: c.req.method,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      body: ['GET', 'HEAD'].includes(c.req.method) ? '' : await c.req.text(),
+    };
     if (breakage.hang?.(request) === true) return new Promise<Response>(() => undefined);
     const replaced = breakage.request?.(request);
     if (replaced !== undefined && isResponse(replaced)) return new Response(replaced.body, { status: replaced.status, headers: replaced.headers });

@@ -42,7 +42,40 @@ const huge = fc.integer({ min: 4_000, max: 12_000 }).map((n) => 'x'.repeat(n));
 const weirdText = fc.oneof(
   fc.string(),
   fc.string({ unit: 'grapheme' }),
-  fc.constantFrom('', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', '%', '%FF', '\u0000', '../../etc/passwd', '<script>', 'javascript:alert(1)', 'file:///etc/passwd', 'ftp://127.0.0.1/', 'http://127.0.0.1:9/hook', 'https://example.com/x', '*', 'user.created', '24h', '-5m', '90s', 'pro', 'free', 'enterprise', 'sk_test_', '2026-11-21T10:00:00.000Z', 'a@b.c', MARKER),
+  fc.constantFrom(
+    '',
+    ' ',
+    '0',
+    '-1',
+    '1e309',
+    'NaN',
+    'null',
+    'true',
+    '[]',
+    '{}',
+    '%',
+    '%FF',
+    '\u0000',
+    '../../etc/passwd',
+    '<script>',
+    'javascript:alert(1)',
+    'file:///etc/passwd',
+    'ftp://127.0.0.1/',
+    'http://127.0.0.1:9/hook',
+    'https://example.com/x',
+    '*',
+    'user.created',
+    '24h',
+    '-5m',
+    '90s',
+    'pro',
+    'free',
+    'enterprise',
+    'sk_test_',
+    '2026-11-21T10:00:00.000Z',
+    'a@b.c',
+    MARKER,
+  ),
 );
 
 /** Plausible values for a field, so some bodies reach the rules behind validation. */
@@ -70,16 +103,30 @@ function nested(depth: number, kind: 'array' | 'object'): string {
 
 function bodyArbitrary(fields: string[]): fc.Arbitrary<{ body: Buffer | null; json: boolean }> {
   const known = fields.length > 0 ? fc.constantFrom(...fields) : fc.string();
-  const key = fc.oneof({ weight: 6, arbitrary: known }, { weight: 2, arbitrary: fc.constantFrom(...POLLUTING_KEYS, UNKNOWN_FIELD) }, { weight: 1, arbitrary: fc.string() });
+  const key = fc.oneof(
+    { weight: 6, arbitrary: known },
+    { weight: 2, arbitrary: fc.constantFrom(...POLLUTING_KEYS, UNKNOWN_FIELD) },
+    { weight: 1, arbitrary: fc.string() },
+  );
   const pollution = fc.constantFrom<unknown>({ polluted: MARKER }, MARKER, [MARKER], { [UNKNOWN_FIELD]: MARKER });
   const text = (value: string) => ({ body: Buffer.from(value, 'utf8'), json: true });
   return fc.oneof(
     { weight: 8, arbitrary: fc.array(fc.tuple(key, fc.oneof(fieldValue, pollution)), { maxLength: 8 }).map((entries) => text(objectText(entries))) },
     { weight: 2, arbitrary: fc.jsonValue().map((value) => text(JSON.stringify(value) ?? 'null')) },
-    { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 500, max: 200_000 }), fc.constantFrom<'array' | 'object'>('array', 'object')).map(([depth, kind]) => text(nested(depth, kind))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.integer({ min: 500, max: 200_000 }), fc.constantFrom<'array' | 'object'>('array', 'object'))
+        .map(([depth, kind]) => text(nested(depth, kind))),
+    },
     { weight: 2, arbitrary: fc.string().map((value) => text(value)) },
     { weight: 1, arbitrary: fc.constantFrom('{"a":', '{"email":"x@y.z"', '[1,2,', '{"__proto__":', 'nul', '\uFEFF{}').map(text) },
-    { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 64 }).map((bytes) => ({ body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from(bytes), Buffer.from('"}')]), json: true })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .uint8Array({ minLength: 1, maxLength: 64 })
+        .map((bytes) => ({ body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from(bytes), Buffer.from('"}')]), json: true })),
+    },
     { weight: 1, arbitrary: fc.constant({ body: null, json: false }) },
     { weight: 1, arbitrary: fc.constantFrom(1024 * 1024 + 1, 3 * 1024 * 1024).map((size) => text(`{"name":"${'a'.repeat(size)}"}`)) },
     { weight: 1, arbitrary: fc.constant({ body: Buffer.from('name=x&__proto__[polluted]=1&constructor[prototype][polluted]=1'), json: false }) },
@@ -88,7 +135,21 @@ function bodyArbitrary(fields: string[]): fc.Arbitrary<{ body: Buffer | null; js
 
 const contentType = fc.oneof(
   { weight: 8, arbitrary: fc.constant('application/json') },
-  { weight: 4, arbitrary: fc.constantFrom('application/json; charset=utf-8', 'application/json; charset=latin1', 'application/merge-patch+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', '*/*', ';;;', 'application/json\t') },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      'application/json; charset=utf-8',
+      'application/json; charset=latin1',
+      'application/merge-patch+json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      '*/*',
+      ';;;',
+      'application/json\t',
+    ),
+  },
   { weight: 1, arbitrary: latin1 },
   { weight: 1, arbitrary: huge },
   { weight: 2, arbitrary: fc.constant(undefined) },
@@ -104,18 +165,39 @@ function pathSegment(context: HostileContext): fc.Arbitrary<string> {
 }
 
 const queryKey = fc.oneof(
-  fc.constantFrom('page', 'page_size', 'search', 'trust_level', 'status', 'period', 'email', 'type', 'tenant', 'limit', ...POLLUTING_KEYS, '__proto__[polluted]', 'page[]', ''),
+  fc.constantFrom(
+    'page',
+    'page_size',
+    'search',
+    'trust_level',
+    'status',
+    'period',
+    'email',
+    'type',
+    'tenant',
+    'limit',
+    ...POLLUTING_KEYS,
+    '__proto__[polluted]',
+    'page[]',
+    '',
+  ),
   fc.string(),
 );
-const queryValue = fc.oneof(weirdText.map(encodeURIComponent), fc.constantFrom('%', '%FF', '%E0%A4%A', 'x'.repeat(5000), '1&page=2', '-1', '0', '101', '1.5', 'verified', '7d', 'dead'));
-const queryString = fc.array(fc.tuple(queryKey, queryValue), { maxLength: 5 }).map((pairs) =>
-  pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&')}`,
+const queryValue = fc.oneof(
+  weirdText.map(encodeURIComponent),
+  fc.constantFrom('%', '%FF', '%E0%A4%A', 'x'.repeat(5000), '1&page=2', '-1', '0', '101', '1.5', 'verified', '7d', 'dead'),
 );
+const queryString = fc
+  .array(fc.tuple(queryKey, queryValue), { maxLength: 5 })
+  .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${v}`).join('&')}`));
 
 /** A hostile request aimed at `route`: mostly its own method and path shape, everything else random. */
 export function hostileRequest(route: Route, context: HostileContext): fc.Arbitrary<HostileRequest> {
   const params = route.path.split('/').filter((part) => part.startsWith(':')).length;
-  const method = fc.oneof({ weight: 9, arbitrary: fc.constant(route.method) }, { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') });
+  const method = fc.oneof(
+    { weight: 9, arbitrary: fc.constant(route.method) },
+    { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS') },
+  );
   const apiKey = fc.oneof(
     { weight: 8, arbitrary: fc.constantFrom(...context.apiKeys) },
     { weight: 1, arbitrary: fc.constantFrom(undefined, '', 'sk_test_', 'sk_test_00000000000000000000000000000000') },
@@ -128,7 +210,12 @@ export function hostileRequest(route: Route, context: HostileContext): fc.Arbitr
   );
   const extraHeaders = fc.dictionary(
     fc.constantFrom(...POLLUTING_KEYS, 'x-request-id', 'accept', 'accept-encoding', 'x-forwarded-for', 'origin', 'x-fuzz'),
-    fc.oneof(fc.string().filter((s) => /^[\t\x20-\x7e]*$/.test(s)), latin1, huge, fc.constantFrom('127.0.0.1', 'gzip, br', 'text/html')),
+    fc.oneof(
+      fc.string().filter((s) => /^[\t\x20-\x7e]*$/.test(s)),
+      latin1,
+      huge,
+      fc.constantFrom('127.0.0.1', 'gzip, br', 'text/html'),
+    ),
     { maxKeys: 3 },
   );
   return fc

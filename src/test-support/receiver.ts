@@ -37,7 +37,11 @@ export async function startReceiver(respond: (index: number) => number = () => 2
         check();
       });
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];

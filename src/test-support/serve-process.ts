@@ -58,9 +58,7 @@ export async function startServeProcess(args: string[], command: string[] = [pro
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
-    child.once('exit', (code, signal) => done({ code, signal })),
-  );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ready = out.split('\n').find((line) => line.includes('"msg":"ready"'));

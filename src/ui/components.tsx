@@ -61,9 +61,7 @@ export function Table({ columns, children }: { columns: readonly Column[]; child
     <div class="table-wrap">
       <table>
         <thead>
-          <tr>
-            {columns.map((column) => (typeof column === 'string' ? <th>{column}</th> : <th class="num">{column.label}</th>))}
-          </tr>
+          <tr>{columns.map((column) => (typeof column === 'string' ? <th>{column}</th> : <th class="num">{column.label}</th>))}</tr>
         </thead>
         <tbody>{children}</tbody>
       </table>

@@ -7,7 +7,16 @@ import { Badge, Card, Empty, PostButton, Time } from './components.js';
 import { Layout, shortTime, UI_BASE, type PageFrame } from './layout.js';
 
 const EXAMPLE_FIXTURE = JSON.stringify(
-  { tenants: [{ name: 'Initech', plan: 'free', apiKeys: [{ name: 'local', key: 'sk_test_initechLocalDevKey0000000000001' }], users: [{ email: 'peter@initech.example', trustLevel: 'basic' }] }] },
+  {
+    tenants: [
+      {
+        name: 'Initech',
+        plan: 'free',
+        apiKeys: [{ name: 'local', key: 'sk_test_initechLocalDevKey0000000000001' }],
+        users: [{ email: 'peter@initech.example', trustLevel: 'basic' }],
+      },
+    ],
+  },
   null,
   2,
 );
@@ -16,8 +25,8 @@ function ClockCard({ frame }: { frame: PageFrame }) {
   return (
     <Card title="Clock">
       <p>
-        Emulator time <strong class="mono">{shortTime(frame.clock.now)}</strong>, running at ×{frame.clock.speed}. Advancing fires, in order, every retry
-        and expiry that comes due.
+        Emulator time <strong class="mono">{shortTime(frame.clock.now)}</strong>, running at ×{frame.clock.speed}. Advancing fires, in order, every retry and
+        expiry that comes due.
       </p>
       <form class="form-row" method="post" action={`${UI_BASE}/clock/advance`}>
         <input type="hidden" name="back" value={frame.here} />
@@ -80,10 +89,13 @@ function TriggerCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
 function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
   const faults = faultInjector(rt).list();
   return (
-    <Card title="Fault injection" actions={faults.length > 0 ? <PostButton action="/faults/clear" back={frame.here} label="Clear all" kind="danger" small /> : undefined}>
+    <Card
+      title="Fault injection"
+      actions={faults.length > 0 ? <PostButton action="/faults/clear" back={frame.here} label="Clear all" kind="danger" small /> : undefined}
+    >
       <p class="muted">
-        The next <em>count</em> /v1 requests that match answer the status in the error envelope, or wait the delay first, or both. Paths are relative to
-        /v1: <code>/users</code>, <code>/users/:id</code>, <code>/webhooks/*</code>.
+        The next <em>count</em> /v1 requests that match answer the status in the error envelope, or wait the delay first, or both. Paths are relative to /v1:{' '}
+        <code>/users</code>, <code>/users/:id</code>, <code>/webhooks/*</code>.
       </p>
       <form class="form-row" method="post" action={`${UI_BASE}/faults`}>
         <input type="hidden" name="back" value={frame.here} />
@@ -171,7 +183,13 @@ function DataCard({ frame }: { frame: PageFrame }) {
       </form>
       <div class="toolbar" style="margin-top:16px">
         <span class="grow muted">Reset empties the store and seeds the server's fixture again. The clock is left as it is.</span>
-        <PostButton action="/reset" back={frame.here} label="Reset the store" kind="danger" confirm="Empty the store and seed the fixture again? Everything made since is lost." />
+        <PostButton
+          action="/reset"
+          back={frame.here}
+          label="Reset the store"
+          kind="danger"
+          confirm="Empty the store and seed the fixture again? Everything made since is lost."
+        />
       </div>
     </Card>
   );

@@ -11,12 +11,22 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
     <Layout title="DLQ" active="dlq" {...frame}>
       <h1>Dead letter queue</h1>
       <p class="subtitle">
-        Deliveries whose every retry failed. Retry sends the same event (same <code>X-Service-Event-Id</code>) once more.
-        Deliveries of a deleted webhook stay here for their history; they have nowhere to go, so they cannot be retried.
+        Deliveries whose every retry failed. Retry sends the same event (same <code>X-Service-Event-Id</code>) once more. Deliveries of a deleted webhook stay
+        here for their history; they have nowhere to go, so they cannot be retried.
       </p>
       <Card
         title={`${dead.length} dead deliver${dead.length === 1 ? 'y' : 'ies'}`}
-        actions={retryable > 0 ? <PostButton action="/dlq/retry-all" back={frame.here} label="Retry all" kind="primary" confirm={`Retry all ${retryable} dead deliveries whose webhook still exists?`} /> : undefined}
+        actions={
+          retryable > 0 ? (
+            <PostButton
+              action="/dlq/retry-all"
+              back={frame.here}
+              label="Retry all"
+              kind="primary"
+              confirm={`Retry all ${retryable} dead deliveries whose webhook still exists?`}
+            />
+          ) : undefined
+        }
       >
         {dead.length === 0 ? (
           <Empty>The DLQ is empty.</Empty>
@@ -54,7 +64,11 @@ export function DlqPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                     <Time iso={delivery.updatedAt} />
                   </td>
                   <td class="num">
-                    {delivery.webhookDeleted ? <span class="muted">webhook deleted</span> : <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />}
+                    {delivery.webhookDeleted ? (
+                      <span class="muted">webhook deleted</span>
+                    ) : (
+                      <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" small />
+                    )}
                   </td>
                 </tr>
               );

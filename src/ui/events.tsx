@@ -39,7 +39,11 @@ export function EventRows({ events }: { events: EventEntry[] }) {
 }
 
 export function EventsPage({ rt, frame, query }: { rt: Runtime; frame: PageFrame; query: EventsQuery }) {
-  const { total, entries } = eventLogPage(rt, { type: query.type, tenant: query.tenant }, { offset: (query.page - 1) * EVENTS_PAGE_SIZE, limit: EVENTS_PAGE_SIZE });
+  const { total, entries } = eventLogPage(
+    rt,
+    { type: query.type, tenant: query.tenant },
+    { offset: (query.page - 1) * EVENTS_PAGE_SIZE, limit: EVENTS_PAGE_SIZE },
+  );
   return (
     <Layout title="Events" active="events" {...frame}>
       <h1>Event log</h1>

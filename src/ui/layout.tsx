@@ -92,7 +92,9 @@ function ClockBar({ clock, here }: { clock: ClockView; here: string }) {
       <time datetime={clock.now} data-speed={String(clock.speed)} id="emulator-now">
         {shortTime(clock.now)}
       </time>
-      <span class="speed" title="Emulated seconds per real second">×{clock.speed}</span>
+      <span class="speed" title="Emulated seconds per real second">
+        ×{clock.speed}
+      </span>
       <form method="post" action={`${UI_BASE}/clock/advance`}>
         <input type="hidden" name="back" value={here} />
         {['1m', '1h', '1d'].map((by) => (

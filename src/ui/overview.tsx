@@ -36,7 +36,18 @@ export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
             No tenants. Seed some on the <a href={`${UI_BASE}/control`}>Control</a> page.
           </Empty>
         ) : (
-          <Table columns={['Name', 'Id', 'Plan', { label: 'API keys', num: true }, { label: 'Apps', num: true }, { label: 'Users', num: true }, { label: 'Webhooks', num: true }, 'Created']}>
+          <Table
+            columns={[
+              'Name',
+              'Id',
+              'Plan',
+              { label: 'API keys', num: true },
+              { label: 'Apps', num: true },
+              { label: 'Users', num: true },
+              { label: 'Webhooks', num: true },
+              'Created',
+            ]}
+          >
             {tenants.map((tenant) => (
               <tr>
                 <td>
@@ -60,7 +71,14 @@ export function OverviewPage({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
           </Table>
         )}
       </Card>
-      <Card title="Latest events" actions={<a class="btn small" href={`${UI_BASE}/events`}>All events →</a>}>
+      <Card
+        title="Latest events"
+        actions={
+          <a class="btn small" href={`${UI_BASE}/events`}>
+            All events →
+          </a>
+        }
+      >
         {latest.length === 0 ? <Empty>No events yet. Create a user, or trigger one on the Control page.</Empty> : <EventRows events={latest} />}
       </Card>
     </Layout>

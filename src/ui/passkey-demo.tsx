@@ -163,8 +163,8 @@ function PasskeyDemoPage({ apiKey }: { apiKey: string }) {
       <div class="card">
         <h2>Passkey demo</h2>
         <p class="muted">
-          Registers a passkey and logs in with it through <code>/v1/auth/passkey</code>. This page's origin (<code id="origin">…</code>) must
-          be one of the tenant's <code>settings.webauthn.origins</code>, and its host the RP ID.
+          Registers a passkey and logs in with it through <code>/v1/auth/passkey</code>. This page's origin (<code id="origin">…</code>) must be one of the
+          tenant's <code>settings.webauthn.origins</code>, and its host the RP ID.
         </p>
         <form class="stack" id="demo">
           <label class="field">

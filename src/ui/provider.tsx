@@ -11,8 +11,18 @@ import { ApiError } from '../errors.js';
 import { formBody } from '../middleware/body.js';
 import type { Runtime } from '../runtime.js';
 import {
-  billingUsage, cancelCheckout, checkoutProblem, completeCheckout, findCheckout, findPortal, PLAN_PRICES, PLANS, PROVIDER_PATH, portalProblem,
-  switchPlanInPortal, type Plan,
+  billingUsage,
+  cancelCheckout,
+  checkoutProblem,
+  completeCheckout,
+  findCheckout,
+  findPortal,
+  PLAN_PRICES,
+  PLANS,
+  PROVIDER_PATH,
+  portalProblem,
+  switchPlanInPortal,
+  type Plan,
 } from '../services/billing.js';
 import { PLAN_LIMITS } from '../services/tenants.js';
 import { Table, Time } from './components.js';
@@ -25,7 +35,9 @@ function money(cents: number): string {
 /** The dashboard's shell, narrow, named as the provider, with the test-mode notice on top. */
 const Page: FC<{ title: string; children?: Child }> = ({ title, children }) => (
   <Layout title={title} nav={false} section="Payment provider · test mode">
-    <div class="flash warn" role="note">Test mode: the svc emulator's payment provider. No money moves.</div>
+    <div class="flash warn" role="note">
+      Test mode: the svc emulator's payment provider. No money moves.
+    </div>
     {children}
   </Layout>
 );
@@ -55,7 +67,11 @@ const Message: FC<{ title: string; text: string; link?: string | undefined }> = 
     <h1>{title}</h1>
     <section class="card">
       <p>{text}</p>
-      {link ? <p><a href={link}>Return to the application</a></p> : null}
+      {link ? (
+        <p>
+          <a href={link}>Return to the application</a>
+        </p>
+      ) : null}
     </section>
   </Page>
 );
@@ -82,20 +98,36 @@ export function providerPages(rt: Runtime): Hono {
     const base = `${PROVIDER_PATH}/checkout/${checkout.id}`;
     return c.html(
       <Page title="Checkout">
-        <h1>Subscribe {checkout.tenantName ?? 'your tenant'} to the {checkout.plan} plan</h1>
+        <h1>
+          Subscribe {checkout.tenantName ?? 'your tenant'} to the {checkout.plan} plan
+        </h1>
         <p class="subtitle">Pay to switch the plan now; cancel to go back without a change.</p>
         <section class="card">
-          <p class="price" data-testid="price">{money(PLAN_PRICES[checkout.plan])} <span class="muted">per month</span></p>
+          <p class="price" data-testid="price">
+            {money(PLAN_PRICES[checkout.plan])} <span class="muted">per month</span>
+          </p>
           <Limits plan={checkout.plan} />
           <div class="form-row spaced">
-            <form method="post" action={`${base}/pay`}><button class="btn primary" type="submit">Pay</button></form>
-            <form method="post" action={`${base}/cancel`}><button class="btn" type="submit">Cancel</button></form>
+            <form method="post" action={`${base}/pay`}>
+              <button class="btn primary" type="submit">
+                Pay
+              </button>
+            </form>
+            <form method="post" action={`${base}/cancel`}>
+              <button class="btn" type="submit">
+                Cancel
+              </button>
+            </form>
           </div>
           <dl class="props">
             <dt>Checkout</dt>
-            <dd><code>{checkout.id}</code></dd>
+            <dd>
+              <code>{checkout.id}</code>
+            </dd>
             <dt>Expires</dt>
-            <dd data-testid="expires"><Time iso={checkout.expiresAt} /> <span class="muted">UTC</span></dd>
+            <dd data-testid="expires">
+              <Time iso={checkout.expiresAt} /> <span class="muted">UTC</span>
+            </dd>
           </dl>
         </section>
       </Page>,
@@ -116,22 +148,46 @@ export function providerPages(rt: Runtime): Hono {
         <h1>{portal.tenantName ?? 'Your'} subscription</h1>
         <p class="subtitle">Usage this month against the plan's limits; switch plans or go back.</p>
         <section class="card">
-          <p class="price" data-testid="plan">{usage.plan} · {money(usage.price.amount)} <span class="muted">per month</span></p>
+          <p class="price" data-testid="plan">
+            {usage.plan} · {money(usage.price.amount)} <span class="muted">per month</span>
+          </p>
           <Table columns={['Usage', { label: 'Used / limit', num: true }]}>
-            <tr><td>API calls this month</td><td class="num">{usage.usage.apiCalls.toLocaleString('en')}</td></tr>
-            <tr><td>Monthly active users</td><td class="num">{usage.usage.monthlyActiveUsers} / {usage.limits.monthlyActiveUsers.toLocaleString('en')}</td></tr>
-            <tr><td>Wallets</td><td class="num">{usage.usage.wallets} / {usage.limits.wallets.toLocaleString('en')}</td></tr>
-            <tr><td>Webhook deliveries this month</td><td class="num">{usage.usage.deliveries} / {usage.limits.deliveries.toLocaleString('en')}</td></tr>
+            <tr>
+              <td>API calls this month</td>
+              <td class="num">{usage.usage.apiCalls.toLocaleString('en')}</td>
+            </tr>
+            <tr>
+              <td>Monthly active users</td>
+              <td class="num">
+                {usage.usage.monthlyActiveUsers} / {usage.limits.monthlyActiveUsers.toLocaleString('en')}
+              </td>
+            </tr>
+            <tr>
+              <td>Wallets</td>
+              <td class="num">
+                {usage.usage.wallets} / {usage.limits.wallets.toLocaleString('en')}
+              </td>
+            </tr>
+            <tr>
+              <td>Webhook deliveries this month</td>
+              <td class="num">
+                {usage.usage.deliveries} / {usage.limits.deliveries.toLocaleString('en')}
+              </td>
+            </tr>
           </Table>
           <div class="form-row spaced">
             {PLANS.filter((plan) => plan !== usage.plan).map((plan) => (
               <form method="post" action={`${PROVIDER_PATH}/portal/${portal.id}/plan`}>
                 <input type="hidden" name="plan" value={plan} />
-                <button class="btn" type="submit">Switch to {plan} ({money(PLAN_PRICES[plan])}/month)</button>
+                <button class="btn" type="submit">
+                  Switch to {plan} ({money(PLAN_PRICES[plan])}/month)
+                </button>
               </form>
             ))}
           </div>
-          <p><a href={portal.returnUrl}>Return to the application</a></p>
+          <p>
+            <a href={portal.returnUrl}>Return to the application</a>
+          </p>
         </section>
       </Page>,
     );

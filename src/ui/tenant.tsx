@@ -100,7 +100,11 @@ export function TenantPage({ rt, frame, tenant }: { rt: Runtime; frame: PageFram
         )}
       </Card>
       <Card title={`Webhooks (${webhooks.length})`}>
-        {webhooks.length === 0 ? <Empty>No webhooks. Register one with POST /v1/webhooks.</Empty> : <WebhookRows rt={rt} tenantId={tenant.id} webhooks={webhooks} />}
+        {webhooks.length === 0 ? (
+          <Empty>No webhooks. Register one with POST /v1/webhooks.</Empty>
+        ) : (
+          <WebhookRows rt={rt} tenantId={tenant.id} webhooks={webhooks} />
+        )}
       </Card>
     </Layout>
   );

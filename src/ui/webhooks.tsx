@@ -114,8 +114,16 @@ export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: Ten
   const path = `${UI_BASE}/webhooks/${webhook.id}`;
   return (
     <Layout title="Webhook" active="webhooks" {...frame}>
-      <Crumbs items={[{ href: `${UI_BASE}/webhooks`, label: 'Webhooks' }, { href: `${UI_BASE}/tenants/${webhook.tenantId}`, label: tenantName(rt, webhook.tenantId) }, { label: webhook.id }]} />
-      <h1 class="mono" style="font-size:18px">{webhook.url}</h1>
+      <Crumbs
+        items={[
+          { href: `${UI_BASE}/webhooks`, label: 'Webhooks' },
+          { href: `${UI_BASE}/tenants/${webhook.tenantId}`, label: tenantName(rt, webhook.tenantId) },
+          { label: webhook.id },
+        ]}
+      />
+      <h1 class="mono" style="font-size:18px">
+        {webhook.url}
+      </h1>
       <p class="subtitle">
         <Badge value={webhook.enabled ? 'enabled' : 'disabled'} /> · subscribed to <code>{webhook.events.join(', ')}</code>
         {webhook.description && <> · {webhook.description}</>}
@@ -131,7 +139,11 @@ export function WebhookPage(props: { rt: Runtime; frame: PageFrame; webhook: Ten
             </a>
           ))}
         </div>
-        {deliveries.length === 0 ? <Empty>No deliveries{status ? ` with status ${status}` : ''}.</Empty> : <DeliveryRows deliveries={deliveries} back={frame.here} />}
+        {deliveries.length === 0 ? (
+          <Empty>No deliveries{status ? ` with status ${status}` : ''}.</Empty>
+        ) : (
+          <DeliveryRows deliveries={deliveries} back={frame.here} />
+        )}
       </Card>
     </Layout>
   );
@@ -155,14 +167,23 @@ export function DeliveryPage({ frame, delivery }: { frame: PageFrame; delivery: 
         {delivery.eventType} · event <code>{delivery.eventId}</code>
       </p>
       <div class="grid2 wide-right">
-        <Card title="Delivery" actions={delivery.status === 'dead' && webhookUrl !== null ? <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" /> : undefined}>
+        <Card
+          title="Delivery"
+          actions={
+            delivery.status === 'dead' && webhookUrl !== null ? (
+              <PostButton action={`/deliveries/${delivery.id}/retry`} back={frame.here} label="Retry" kind="primary" />
+            ) : undefined
+          }
+        >
           <dl class="props">
             <dt>Status</dt>
             <dd>
               <Badge value={delivery.status} />
             </dd>
             <dt>Webhook</dt>
-            <dd class="mono">{webhookUrl ?? `${delivery.webhookId} (deleted${delivery.orphanedAt ? ` at ${delivery.orphanedAt}` : ''}; this delivery is kept for its history)`}</dd>
+            <dd class="mono">
+              {webhookUrl ?? `${delivery.webhookId} (deleted${delivery.orphanedAt ? ` at ${delivery.orphanedAt}` : ''}; this delivery is kept for its history)`}
+            </dd>
             <dt>Attempts</dt>
             <dd>{delivery.attempts.length}</dd>
             <dt>Next attempt</dt>

@@ -91,7 +91,10 @@ export class Dispatcher implements Deliveries {
       throw new ApiError('conflict', `delivery ${id} is ${delivery.status}; only dead deliveries (in the DLQ) can be retried`);
     }
     if (typeof delivery.orphanedAt === 'string') {
-      throw new ApiError('conflict', `delivery ${id} cannot be retried: its webhook ${delivery.webhookId} was deleted, so there is no URL or secret to send it with`);
+      throw new ApiError(
+        'conflict',
+        `delivery ${id} cannot be retried: its webhook ${delivery.webhookId} was deleted, so there is no URL or secret to send it with`,
+      );
     }
     const now = clock.iso();
     await store.write(() => store.update('deliveries', id, { status: 'pending', nextAttemptAt: now, updatedAt: now }));

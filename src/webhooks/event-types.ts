@@ -18,9 +18,21 @@ export function sampleEventData(type: EventType): Record<string, unknown> {
     case 'wallet.created':
       return { walletId: 'wal_SampLe0000000000000001', userId: 'usr_SampLe0000000000000001', partyId: PARTY };
     case 'tx.completed':
-      return { transactionId: 'tx_SampLe0000000000000001', sessionId: 'dsn_SampLe0000000000000001', updateId: 'upd_SampLe0000000000000001', partyId: PARTY, status: 'completed' };
+      return {
+        transactionId: 'tx_SampLe0000000000000001',
+        sessionId: 'dsn_SampLe0000000000000001',
+        updateId: 'upd_SampLe0000000000000001',
+        partyId: PARTY,
+        status: 'completed',
+      };
     case 'tx.failed':
-      return { transactionId: 'tx_SampLe0000000000000002', sessionId: 'dsn_SampLe0000000000000001', partyId: PARTY, status: 'failed', reason: 'contract is archived' };
+      return {
+        transactionId: 'tx_SampLe0000000000000002',
+        sessionId: 'dsn_SampLe0000000000000001',
+        partyId: PARTY,
+        status: 'failed',
+        reason: 'contract is archived',
+      };
     case 'session.revoked':
       return { sessionId: 'dsn_SampLe0000000000000001', kind: 'delegated' };
     case 'mfa.enabled':

@@ -55,13 +55,7 @@ function describeError(error: unknown, timeoutMs: number): string {
 }
 
 /** Signs `body` now (wall-clock seconds, D8) and POSTs it to `url`. */
-export async function sendAttempt(options: {
-  url: string;
-  secret: string;
-  eventId: string;
-  body: string;
-  timeoutMs?: number;
-}): Promise<AttemptOutcome> {
+export async function sendAttempt(options: { url: string; secret: string; eventId: string; body: string; timeoutMs?: number }): Promise<AttemptOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const undici = await loadUndici();
   agent ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 128 });

@@ -25,7 +25,10 @@ export type VerificationReason =
 
 /** The one named failure of verification, with a machine-readable reason. */
 export class WebhookVerificationError extends Error {
-  constructor(readonly reason: VerificationReason, message: string) {
+  constructor(
+    readonly reason: VerificationReason,
+    message: string,
+  ) {
     super(message);
     this.name = 'WebhookVerificationError';
   }

@@ -9,7 +9,14 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  addVirtualAuthenticator, artifactPath, browserAvailability, horizontalOverflow, labelOffset, launchBrowser, textColour, type TestBrowser,
+  addVirtualAuthenticator,
+  artifactPath,
+  browserAvailability,
+  horizontalOverflow,
+  labelOffset,
+  launchBrowser,
+  textColour,
+  type TestBrowser,
 } from '../../src/test-support/browser.js';
 import { ACME_KEY, ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../../src/test-support/harness.js';
 

@@ -11,7 +11,6 @@ interface ClockState {
   fired?: number;
 }
 
-
 function print(state: ClockState, options: ControlCliOptions): void {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(state)}\n`);
@@ -21,39 +20,47 @@ function print(state: ClockState, options: ControlCliOptions): void {
   process.stdout.write(`${state.now}  speed ×${state.speed}${fired}\n`);
 }
 
-
 export function registerClock(program: Command): void {
   const clock = program
     .command('clock')
     .description('Read, advance or set the emulator clock that drives retries, TTLs and expiry')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ svc clock get
   $ svc clock advance 1d          # fires every retry that comes due, in order
   $ svc clock set --speed 60      # one emulated minute per real second
-  $ svc clock set --now 2026-12-01T00:00:00Z`);
+  $ svc clock set --now 2026-12-01T00:00:00Z`,
+    );
 
   withControlOptions(clock.command('get').description('Show the emulated time and speed'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 The emulated time is what TOTP codes, Telegram auth_date, session and guest TTLs and webhook
 retries are checked against; it stays where it was across restarts of \`svc serve\`.
 
 Examples:
   $ svc clock get                 # 2026-11-22T10:00:00.000Z  speed ×1
   $ svc clock get --json          # {"now":"2026-11-22T10:00:00.000Z","speed":1}
-  $ svc clock get --url http://127.0.0.1:4301`)
+  $ svc clock get --url http://127.0.0.1:4301`,
+    )
     .action(async (options: ControlCliOptions) => {
-    print(await controlRequest<ClockState>(options, 'GET', '/clock'), options);
-  });
+      print(await controlRequest<ClockState>(options, 'GET', '/clock'), options);
+    });
 
   withControlOptions(clock.command('advance <duration>').description('Jump ahead (90s, 15m, 2h, 1d), firing everything that comes due'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Every webhook retry that comes due on the way is sent, in order, at its own emulated time.
 
 Examples:
   $ svc clock advance 90s
   $ svc clock advance 1d          # a failing delivery runs its whole retry schedule into the DLQ
-  $ svc clock advance 2h --json`)
+  $ svc clock advance 2h --json`,
+    )
     .action(async (by: string, options: ControlCliOptions) => {
       if (parseDuration(by) === undefined) throw new CliError(`"${by}" is not a duration such as 90s, 15m, 2h or 1d`, 2);
       print(await controlRequest<ClockState>(options, 'POST', '/clock/advance', { by }), options);
@@ -62,13 +69,16 @@ Examples:
   withControlOptions(clock.command('set').description('Set the emulated time and/or speed'))
     .option('--now <iso>', 'emulated time, ISO 8601')
     .option('--speed <n>', 'emulated seconds per real second')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Moving the time backwards is allowed and fires nothing.
 
 Examples:
   $ svc clock set --now 2026-12-01T00:00:00Z
   $ svc clock set --speed 60      # one emulated minute per real second
-  $ svc clock set --now 2026-12-01T00:00:00Z --speed 1`)
+  $ svc clock set --now 2026-12-01T00:00:00Z --speed 1`,
+    )
     .action(async (options: ControlCliOptions & { now?: string; speed?: string }) => {
       if (options.now === undefined && options.speed === undefined) throw new CliError('give --now, --speed or both', 2);
       const body: { now?: string; speed?: number } = {};

@@ -10,7 +10,7 @@ export interface ControlCliOptions extends ControlOptions {
 export function withControlOptions(command: Command): Command {
   return command
     .option('--url <url>', 'the emulator (env SVC_URL)', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
-    .option('--admin-token <token>', 'the emulator\'s --admin-token, when not on loopback (env SVC_ADMIN_TOKEN)', process.env['SVC_ADMIN_TOKEN'])
+    .option('--admin-token <token>', "the emulator's --admin-token, when not on loopback (env SVC_ADMIN_TOKEN)", process.env['SVC_ADMIN_TOKEN'])
     .option('--json', 'print JSON for scripts');
 }
 

@@ -32,14 +32,21 @@ Examples:
         // Checked here first, so a bad file is a readable error before any request; the server checks again.
         fixture = await loadFixtureFile(file);
       } catch (error) {
-        if (error instanceof FixtureError) throw new CliError(error.message.split('\n').map((line) => line.trim()).join(' '), 2);
+        if (error instanceof FixtureError)
+          throw new CliError(
+            error.message
+              .split('\n')
+              .map((line) => line.trim())
+              .join(' '),
+            2,
+          );
         throw error;
       }
       const { tenants } = await controlRequest<{ tenants: SeededTenant[] }>(options, 'POST', '/seed', fixture);
       printResult(options, { tenants }, () => [`${chalk.green('Seeded')} ${plural(tenants.length, 'tenant')}: ${listTenants(tenants)}`]);
     });
 
-  withControlOptions(program.command('reset').description('Empty a running emulator\'s store and seed its fixture again'))
+  withControlOptions(program.command('reset').description("Empty a running emulator's store and seed its fixture again"))
     .addHelpText(
       'after',
       `

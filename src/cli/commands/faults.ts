@@ -39,11 +39,14 @@ Examples:
     );
 
   withControlOptions(faults.command('add').description('Add a fault'))
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ svc faults add --path /users --status 503 --count 3
   $ svc faults add --method GET --path /users/:id --status 404
-  $ svc faults add --path /webhooks/* --delay 2s --count 10`)
+  $ svc faults add --path /webhooks/* --delay 2s --count 10`,
+    )
     .requiredOption('--path <path>', 'the path it matches, relative to /v1')
     .option('--method <method>', 'the HTTP method it matches (default: any)')
     .option('--status <status>', 'the status to answer, in the error envelope (400–599; default 500 unless --delay)', parseIntegerOption('--status', 400, 599))
@@ -67,14 +70,14 @@ Examples:
   withControlOptions(faults.command('list').description('List the faults still waiting for requests'))
     .addHelpText('after', '\nExamples:\n  $ svc faults list\n  $ svc faults list --json')
     .action(async (options: ControlCliOptions) => {
-    const list = await controlRequest<FaultView[]>(options, 'GET', '/faults');
-    printResult(options, list, () => (list.length === 0 ? ['No faults.'] : list.map(describe)));
-  });
+      const list = await controlRequest<FaultView[]>(options, 'GET', '/faults');
+      printResult(options, list, () => (list.length === 0 ? ['No faults.'] : list.map(describe)));
+    });
 
   withControlOptions(faults.command('clear').description('Remove every fault'))
     .addHelpText('after', '\nExamples:\n  $ svc faults clear\n  $ svc faults clear --url http://127.0.0.1:4011')
     .action(async (options: ControlCliOptions) => {
-    const result = await controlRequest<{ cleared: number }>(options, 'DELETE', '/faults');
-    printResult(options, result, () => [`Cleared ${plural(result.cleared, 'fault')}.`]);
-  });
+      const result = await controlRequest<{ cleared: number }>(options, 'DELETE', '/faults');
+      printResult(options, result, () => [`Cleared ${plural(result.cleared, 'fault')}.`]);
+    });
 }

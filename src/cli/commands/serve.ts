@@ -33,7 +33,8 @@ function parseDnsServer(text: string): string {
 function parseRateLimit(text: string): number | 'off' {
   if (text === 'off') return 'off';
   const value = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0)) throw new CliError(`--rate-limit must be a positive number of requests per second or "off", got "${text}"`, 2);
+  if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0))
+    throw new CliError(`--rate-limit must be a positive number of requests per second or "off", got "${text}"`, 2);
   return value;
 }
 
@@ -57,17 +58,28 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', './.svc')
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
-    .option('--log-format <format>', 'request log: pretty or json', (value) => {
-      if (value !== 'pretty' && value !== 'json') throw new CliError(`--log-format must be pretty or json, got "${value}"`, 2);
-      return value;
-    }, 'pretty')
+    .option(
+      '--log-format <format>',
+      'request log: pretty or json',
+      (value) => {
+        if (value !== 'pretty' && value !== 'json') throw new CliError(`--log-format must be pretty or json, got "${value}"`, 2);
+        return value;
+      },
+      'pretty',
+    )
     .option('-q, --quiet', 'log only warnings and errors')
-    .option('--clock-speed <n>', 'emulated seconds per real second (default: as the data dir\'s clock was left, else 1)', parsePositiveNumberOption('--clock-speed'))
-    .option('--start-time <iso>', 'emulated time to start at, e.g. 2026-11-21T10:00:00Z (default: the data dir\'s clock goes on where it was, else now)')
+    .option(
+      '--clock-speed <n>',
+      "emulated seconds per real second (default: as the data dir's clock was left, else 1)",
+      parsePositiveNumberOption('--clock-speed'),
+    )
+    .option('--start-time <iso>', "emulated time to start at, e.g. 2026-11-21T10:00:00Z (default: the data dir's clock goes on where it was, else now)")
     .option('--retry-schedule <delays>', 'emulated delays between webhook attempts (default 1m,5m,30m,2h,24h)', parseSchedule)
-    .option('--delivery-timeout <duration>', 'real time a webhook target has to answer (default 30s)', (text) => parseDurationOption('--delivery-timeout', text))
-    .option('--dns-server <host:port>', 'DNS server for custom-domain verification (default: the system\'s)', parseDnsServer)
-    .option('--rate-limit <n|off>', 'requests per second for every API key, or off (default: the tenant plan\'s rate)', parseRateLimit)
+    .option('--delivery-timeout <duration>', 'real time a webhook target has to answer (default 30s)', (text) =>
+      parseDurationOption('--delivery-timeout', text),
+    )
+    .option('--dns-server <host:port>', "DNS server for custom-domain verification (default: the system's)", parseDnsServer)
+    .option('--rate-limit <n|off>', "requests per second for every API key, or off (default: the tenant plan's rate)", parseRateLimit)
     .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
     .addHelpText(
       'after',
@@ -114,7 +126,9 @@ async function serve(options: ServeOptions): Promise<void> {
   ];
   if (emulator.seededKeys.length === 0) lines.push(`  API key    ${chalk.dim('none of the fixture keys is active; create one with POST /v1/api-keys')}`);
   if (options.logFormat === 'json') {
-    process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'ready', baseUrl: emulator.baseUrl, dashboardUrl: emulator.dashboardUrl, apiKeys: emulator.seededKeys })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'ready', baseUrl: emulator.baseUrl, dashboardUrl: emulator.dashboardUrl, apiKeys: emulator.seededKeys })}\n`,
+    );
   } else {
     process.stdout.write(`${lines.join('\n')}\n`);
   }

@@ -30,7 +30,10 @@ async function tenantOfKey(url: string, apiKey: string): Promise<string> {
   try {
     response = await (await loadUndici()).request(`${origin}/v1/tenant`, { headers: { 'x-api-key': apiKey } });
   } catch (error) {
-    throw new CliError(`cannot reach the emulator at ${origin} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is \`svc serve\` running there? (set --url)`, 2);
+    throw new CliError(
+      `cannot reach the emulator at ${origin} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); is \`svc serve\` running there? (set --url)`,
+      2,
+    );
   }
   const body = (await response.body.json().catch(() => ({}))) as { data?: { id?: string }; error?: string; code?: string };
   if (response.statusCode !== 200 || typeof body.data?.id !== 'string') {
@@ -52,7 +55,9 @@ function parseData(text: string): Record<string, unknown> {
 
 function describe(result: TriggerResult): string[] {
   const { event, deliveries } = result;
-  const lines = [`${chalk.green('Triggered')} ${event.type} ${chalk.dim(event.id)} for tenant ${event.tenantId}: ${plural(deliveries.length, 'delivery', 'deliveries')}`];
+  const lines = [
+    `${chalk.green('Triggered')} ${event.type} ${chalk.dim(event.id)} for tenant ${event.tenantId}: ${plural(deliveries.length, 'delivery', 'deliveries')}`,
+  ];
   for (const delivery of deliveries) {
     const last = delivery.attempts.at(-1);
     const outcome = last ? (last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`) : 'not sent yet';
@@ -70,7 +75,7 @@ export function registerTrigger(program: Command): void {
       .description('Emit a sample event of any type to the webhooks that subscribe to it')
       .option('--api-key <key>', 'act for the tenant of this API key (env SVC_API_KEY)', process.env['SVC_API_KEY'])
       .option('--tenant <id>', 'act for this tenant id (wins over --api-key; default: the first tenant)')
-      .option('--data <json>', 'the event\'s data instead of the sample (a JSON object)'),
+      .option('--data <json>', "the event's data instead of the sample (a JSON object)"),
   )
     .addHelpText(
       'after',

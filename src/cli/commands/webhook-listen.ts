@@ -51,7 +51,12 @@ function bodyValue(body: Buffer): unknown {
 function bodyLines(body: Buffer): string {
   const value = bodyValue(body);
   const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
-  return chalk.dim(text.split('\n').map((line) => `    ${line}`).join('\n'));
+  return chalk.dim(
+    text
+      .split('\n')
+      .map((line) => `    ${line}`)
+      .join('\n'),
+  );
 }
 
 /** `--tolerance 300` (seconds) or a duration such as `5m`. */
@@ -76,12 +81,16 @@ function parseRate(text: string): number {
 }
 
 function parseForwardTo(text: string): string {
-  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new CliError(`--forward-to "${text}" is not an http(s) URL such as http://127.0.0.1:3000/webhooks`, 2);
+  if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol))
+    throw new CliError(`--forward-to "${text}" is not an http(s) URL such as http://127.0.0.1:3000/webhooks`, 2);
   return text;
 }
 
 function parseEvents(text: string): string[] {
-  const events = text.split(',').map((event) => event.trim()).filter(Boolean);
+  const events = text
+    .split(',')
+    .map((event) => event.trim())
+    .filter(Boolean);
   if (events.length === 0) throw new CliError('--events needs at least one event type, such as user.created,tx.completed or *', 2);
   return events;
 }
@@ -94,19 +103,19 @@ function answersLine(options: ListenOptions): string {
   const parts: string[] = [];
   const failWith = respondText(options.failWith ?? { kind: 'status', status: 500 });
   if (options.failFirst) parts.push(`the first ${options.failFirst} valid: ${failWith}`);
-  if (options.failRate) parts.push(`${Math.round(options.failRate * 100)}% at random: ${failWith}${options.seed === undefined ? '' : ` (seed ${options.seed})`}`);
-  const rest = options.respond ? respondText(options.respond) : options.forwardTo ? 'your handler\'s status' : '200';
+  if (options.failRate)
+    parts.push(`${Math.round(options.failRate * 100)}% at random: ${failWith}${options.seed === undefined ? '' : ` (seed ${options.seed})`}`);
+  const rest = options.respond ? respondText(options.respond) : options.forwardTo ? "your handler's status" : '200';
   parts.push(`${parts.length > 0 ? 'others' : 'valid'}: ${rest}`);
   return `${parts.join('; ')}; invalid: 400; duplicates: 200`;
 }
 
 function banner(receiver: Receiver, options: ListenOptions, registration: Registration | null): string {
-  const lines = [
-    `${chalk.bold('svc webhook listen')} ready`,
-    `  URL        ${chalk.cyan(receiver.url)}  ${chalk.dim('(any path)')}`,
-  ];
+  const lines = [`${chalk.bold('svc webhook listen')} ready`, `  URL        ${chalk.cyan(receiver.url)}  ${chalk.dim('(any path)')}`];
   if (registration) {
-    lines.push(`  Webhook    ${registration.webhookId} at ${registration.apiBase}, events ${(options.events ?? ['*']).join(',')}  ${chalk.dim('(deleted on exit)')}`);
+    lines.push(
+      `  Webhook    ${registration.webhookId} at ${registration.apiBase}, events ${(options.events ?? ['*']).join(',')}  ${chalk.dim('(deleted on exit)')}`,
+    );
     lines.push(`  Secret     ${registration.secret}`);
   } else {
     lines.push(`  Secret     ${options.secret!.slice(0, 10)}…  ${chalk.dim('(from --secret or SVC_WEBHOOK_SECRET)')}`);
@@ -121,8 +130,9 @@ function banner(receiver: Receiver, options: ListenOptions, registration: Regist
 
 function checkUsage(options: ListenOptions): void {
   if (options.register) {
-    if (options.secret && options.secret !== process.env['SVC_WEBHOOK_SECRET']) throw new CliError('--register takes the secret from the new webhook; leave out --secret', 2);
-    if (!options.url) throw new CliError('--register needs --url (or SVC_URL), the deployment\'s base URL such as http://127.0.0.1:4010/v1', 2);
+    if (options.secret && options.secret !== process.env['SVC_WEBHOOK_SECRET'])
+      throw new CliError('--register takes the secret from the new webhook; leave out --secret', 2);
+    if (!options.url) throw new CliError("--register needs --url (or SVC_URL), the deployment's base URL such as http://127.0.0.1:4010/v1", 2);
     if (!options.apiKey) throw new CliError('--register needs --api-key (or SVC_API_KEY)', 2);
   } else if (!options.secret) {
     throw new CliError('give --secret whsec_… (or SVC_WEBHOOK_SECRET), or --register --url … --api-key … to get one', 2);
@@ -194,7 +204,16 @@ async function listen(given: ListenOptions): Promise<void> {
     if (logFd !== null) writeSync(logFd, `${line}\n`);
   });
   if (options.json) {
-    out(JSON.stringify({ kind: 'listening', url: receiver.url, webhookId: registration?.webhookId ?? null, secret: registration?.secret ?? null, toleranceSeconds: options.tolerance, seed: options.seed ?? null }));
+    out(
+      JSON.stringify({
+        kind: 'listening',
+        url: receiver.url,
+        webhookId: registration?.webhookId ?? null,
+        secret: registration?.secret ?? null,
+        toleranceSeconds: options.tolerance,
+        seed: options.seed ?? null,
+      }),
+    );
   } else out(banner(receiver, options, registration));
 
   const signal = await waitForSignal();
@@ -204,9 +223,13 @@ async function listen(given: ListenOptions): Promise<void> {
     try {
       const outcome = await unregisterWebhook(registration);
       if (!options.json) {
-        out(chalk.dim(outcome === 'deleted'
-          ? `Deleted webhook ${registration.webhookId}.`
-          : `Webhook ${registration.webhookId} was already gone (404: deleted meanwhile, or the emulator was reset); nothing to delete.`));
+        out(
+          chalk.dim(
+            outcome === 'deleted'
+              ? `Deleted webhook ${registration.webhookId}.`
+              : `Webhook ${registration.webhookId} was already gone (404: deleted meanwhile, or the emulator was reset); nothing to delete.`,
+          ),
+        );
       }
     } catch (error) {
       process.stderr.write(`${chalk.yellow('warning:')} could not delete webhook ${registration.webhookId}: ${(error as Error).message}\n`);
@@ -232,10 +255,10 @@ export function registerListen(webhook: Command): void {
     .description('Receive webhook deliveries locally and check each: signature, freshness, event id, duplicates, body shape')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), DEFAULT_RECEIVER_PORT)
     .option('--host <host>', 'address to bind', DEFAULT_RECEIVER_HOST)
-    .option('--secret <secret>', 'the webhook\'s signing secret (env SVC_WEBHOOK_SECRET)', process.env['SVC_WEBHOOK_SECRET'])
+    .option('--secret <secret>', "the webhook's signing secret (env SVC_WEBHOOK_SECRET)", process.env['SVC_WEBHOOK_SECRET'])
     .option('--tolerance <seconds>', 'oldest signature timestamp accepted, in seconds or as 5m', parseTolerance, SIGNATURE_TOLERANCE_SECONDS)
     .option('--register', 'register this receiver as a webhook at --url for as long as it runs (its secret is used)')
-    .option('--url <base>', 'with --register: the deployment\'s base URL (env SVC_URL)', process.env['SVC_URL'])
+    .option('--url <base>', "with --register: the deployment's base URL (env SVC_URL)", process.env['SVC_URL'])
     .option('--api-key <key>', 'with --register: an API key (env SVC_API_KEY)', process.env['SVC_API_KEY'])
     .option('--events <types>', 'with --register: event types, comma-separated (default: * for all)', parseEvents)
     .option('--respond <status|timeout>', 'answer valid deliveries with this status, or never answer', respondOption('--respond'))
@@ -247,7 +270,9 @@ export function registerListen(webhook: Command): void {
     .option('--json', 'print one JSON line per delivery (and a listening and a summary line)')
     .option('--print-body', 'show each delivery\'s payload: under its line, or as a "body" field with --json')
     .option('--log <file>', 'append one JSON line per delivery to this file')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 A delivery failing any check is answered 400 with the reason. A valid one is processed once per
 event id: a repeat of an event already answered 2xx is answered 200 and flagged as a duplicate; a
 retry of one that was failed (on purpose or by your handler) is processed again.
@@ -257,7 +282,8 @@ Examples:
   $ svc webhook listen --secret whsec_… --forward-to http://127.0.0.1:3000/webhooks
   $ svc webhook listen --secret whsec_… --fail-first 2        # watch the emulator retry
   $ svc webhook listen --register --url http://127.0.0.1:4010 --api-key sk_test_… --print-body
-  $ svc webhook listen --secret whsec_… --respond timeout --json --log deliveries.jsonl`)
+  $ svc webhook listen --secret whsec_… --respond timeout --json --log deliveries.jsonl`,
+    )
     .action(async (options: Omit<ListenOptions, 'forwardTo'> & { forwardTo?: string }) => {
       await listen({ ...options, ...(options.forwardTo === undefined ? {} : { forwardTo: parseForwardTo(options.forwardTo) }) });
     });

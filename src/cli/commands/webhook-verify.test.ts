@@ -35,9 +35,19 @@ describe('svc webhook verify', { timeout: 30_000 }, () => {
   it.each<[string, () => string[], string | undefined, RegExp]>([
     ['a tampered body', () => [...args(), '--secret', secret], body.replace('ada@', 'eve@'), /^invalid: signature_mismatch\n/],
     ['a wrong secret', () => [...args(undefined, 'whsec_other'), '--secret', secret], body, /^invalid: signature_mismatch\n/],
-    ['a stale timestamp', () => [...args(Math.floor(Date.now() / 1000) - 400), '--secret', secret], body, /^invalid: timestamp_too_old\n[^]*hint: .*--ignore-age/],
+    [
+      'a stale timestamp',
+      () => [...args(Math.floor(Date.now() / 1000) - 400), '--secret', secret],
+      body,
+      /^invalid: timestamp_too_old\n[^]*hint: .*--ignore-age/,
+    ],
     ['another event id', () => [...args(), '--secret', secret, '--event-id', 'evt_other'], body, /^invalid: event_id_mismatch\n/],
-    ['a trailing newline from echo', () => [...args(), '--secret', secret], `${body}\n`, /^invalid: signature_mismatch\n[^]*hint: the body ends with a newline/],
+    [
+      'a trailing newline from echo',
+      () => [...args(), '--secret', secret],
+      `${body}\n`,
+      /^invalid: signature_mismatch\n[^]*hint: the body ends with a newline/,
+    ],
   ])('exits 1 with the reason for %s', async (_name, argv, input, output) => {
     const result = await runCli(argv(), input === undefined ? {} : { input });
     expect(result.code).toBe(1);

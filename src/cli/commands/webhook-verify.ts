@@ -66,7 +66,9 @@ async function verify(options: VerifyOptions): Promise<void> {
     hints.push('to check only the signature of an old capture, add --ignore-age');
   }
   if (options.json) {
-    process.stdout.write(`${JSON.stringify({ valid: result.ok, reason: result.failures[0]?.reason ?? null, failures: result.failures, eventId: result.eventId, eventType: result.eventType, signedAt: result.signedAt, hints })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ valid: result.ok, reason: result.failures[0]?.reason ?? null, failures: result.failures, eventId: result.eventId, eventType: result.eventType, signedAt: result.signedAt, hints })}\n`,
+    );
   } else if (result.ok) {
     const about = [result.eventType, result.eventId].filter(Boolean).join(' ');
     process.stdout.write(`${chalk.green('valid')}${about ? `  ${about}` : ''}\n`);
@@ -83,19 +85,22 @@ export function registerVerify(webhook: Command): void {
   webhook
     .command('verify')
     .description('Check one captured delivery: exit 0 when valid, 1 with the reason when not, 2 on bad usage')
-    .option('--secret <secret>', 'the webhook\'s signing secret (env SVC_WEBHOOK_SECRET)', process.env['SVC_WEBHOOK_SECRET'])
+    .option('--secret <secret>', "the webhook's signing secret (env SVC_WEBHOOK_SECRET)", process.env['SVC_WEBHOOK_SECRET'])
     .option('--timestamp <unix>', 'the X-Service-Timestamp header')
     .option('--signature <sha256=…>', 'the X-Service-Signature header')
-    .option('--event-id <id>', 'the X-Service-Event-Id header; checked against the body\'s id')
+    .option('--event-id <id>', "the X-Service-Event-Id header; checked against the body's id")
     .option('--body-file <file>', 'the raw body, byte for byte (default: stdin; - for stdin)')
     .option('--tolerance <seconds>', 'oldest timestamp accepted, in seconds or as 5m', parseTolerance, SIGNATURE_TOLERANCE_SECONDS)
     .option('--ignore-age', 'skip the freshness check (for a delivery captured long ago)')
     .option('--json', 'print the result as JSON')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ svc webhook verify --secret whsec_… --timestamp 1763719200 \\
       --signature sha256=5f2c… --event-id evt_… --body-file body.json
-  $ pbpaste | svc webhook verify --secret whsec_… --timestamp … --signature … --ignore-age`)
+  $ pbpaste | svc webhook verify --secret whsec_… --timestamp … --signature … --ignore-age`,
+    )
     .action(async (options: VerifyOptions) => {
       await verify(options);
     });

@@ -9,8 +9,6 @@ import { registerVerify } from './webhook-verify.js';
 
 type DeadDelivery = DeliveryView & { tenantId: string };
 
-
-
 function lastOutcome(delivery: DeadDelivery): string {
   const last = delivery.attempts.at(-1);
   if (!last) return 'no attempt';
@@ -28,11 +26,14 @@ export function registerWebhook(program: Command): Command {
   const dlq = webhook
     .command('dlq')
     .description('List and retry dead deliveries (those whose every retry failed)')
-    .addHelpText('after', `
+    .addHelpText(
+      'after',
+      `
 Examples:
   $ svc webhook dlq list
   $ svc webhook dlq retry dlv_4f8Qm2xZb7LkP1sT9vRa
-  $ svc webhook dlq retry --all`);
+  $ svc webhook dlq retry --all`,
+    );
 
   withControlOptions(dlq.command('list').description('List the DLQ')).action(async (options: ControlCliOptions) => {
     const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
