@@ -45,8 +45,8 @@ export const CATALOGUE: readonly Check[] = [
   ...webhookDeliveryChecks,
   ...walletChecks.filter((check) => !movesClock(check)),
   ...limitChecks,
-  ...mfaChecks,
   ...controlChecks,
+  ...mfaChecks,
   ...walletChecks.filter(movesClock),
   ...webhookRetryChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.

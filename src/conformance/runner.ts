@@ -10,7 +10,7 @@ import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
 import type { Selected } from './select.js';
-import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY, schedule } from './schedule.js';
+import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
 import { sharedBackoff, suiteFetch } from './transport.js';
 import { areaOf, type Check, type CheckContext, type CheckResult, type Cleanup, type Profile } from './types.js';
 
@@ -201,7 +201,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     else results[index] = resultOf(check, 'skipped', performance.now(), [], skipReason);
   }
   tellReady();
-  const plan = schedule(toRun.map((index) => options.selected[index]!.check));
+  const plan = concurrency === 1 ? inOrder(toRun.length) : schedule(toRun.map((index) => options.selected[index]!.check));
   try {
     await new Promise<void>((allDone, broke) => {
       let running = 0;

@@ -1,15 +1,15 @@
 /**
  * Which checks of a run may run at the same time, and which starts next (DESIGN D14, issue 19).
  * Two checks conflict when both use the emulator clock and one moves it, when one walks the
- * lists and the other creates records, or when one runs alone (types.ts `Uses`); conflicting
- * checks never overlap.
- * Their order is fixed, so a run's results never depend on which check finished first: on the
- * clock, catalogue order (the checks that hold it before those that move it, as the catalogue
- * places them); on the lists, the walks go before every check that creates records, so the
- * checks that create wait for one short walk instead of each walk waiting for them. Among the
- * checks free to start, the one with the longest chain of conflicting checks behind it goes
- * first, then a `long` one, then catalogue order: the serial lane of the clock starts early,
- * the long checks do not hold up its end, and the checks that conflict with nothing fill the gaps.
+ * lists and the other creates records, or when one runs alone (types.ts `Uses`). Checks that
+ * conflict never overlap, and their order is fixed, so a run's results never depend on which
+ * check finished first: on the clock, catalogue order (the checks that hold it before those
+ * that move it, as the catalogue places them); on the lists, the walks before every check that
+ * creates records, so that those wait for one short walk instead of each walk for all of them.
+ * Among the checks free to start, the one with the longest chain of conflicting checks behind
+ * it goes first, then a `long` one, then catalogue order: the serial lane of the clock starts
+ * early, the long checks do not hold up its end, and the checks that conflict with nothing fill
+ * the gaps. At `--concurrency 1` the checks simply run in catalogue order, as they always did.
  */
 import type { Check } from './types.js';
 
@@ -37,6 +37,15 @@ export interface Schedule {
   next(): number | undefined;
   /** Marks a started check finished: the checks that waited on it may start. */
   finish(index: number): void;
+}
+
+/** One check after another in catalogue order, as `--concurrency 1` runs them: nothing overlaps, so nothing conflicts. */
+export function inOrder(count: number): Schedule {
+  let next = 0;
+  return {
+    next: () => (next < count ? next++ : undefined),
+    finish: () => undefined,
+  };
 }
 
 /** A schedule over `checks`, in catalogue order: the indices are positions in that list. */
