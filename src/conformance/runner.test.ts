@@ -1,0 +1,177 @@
+/**
+ * The runner with checks of the test's own making (no target is asked anything): how many run
+ * at once, results in catalogue order whatever order they finish in, --bail and Ctrl-C with
+ * checks running at once, one shared value per key, and the stages of cleanup.
+ */
+import { describe, expect, it } from 'vitest';
+import { runSuite, type RunOptions } from './runner.js';
+import type { Check, CheckContext, CleanupStage, Uses } from './types.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A check that takes `ms`, then does `then`; it records when it ran in `log`. */
+function timed(id: string, ms: number, log: string[], then: (ctx: CheckContext) => void | Promise<void> = () => undefined, uses?: Omit<Uses, 'why'>): Check {
+  return {
+    id, tags: [id.split('.')[0]!], description: id, spec: 'part 1', profile: 'emulator', creates: false,
+    ...(uses ? { uses: { ...uses, why: 'test' } } : {}),
+    run: async (ctx) => {
+      log.push(`start ${id}`);
+      await sleep(ms);
+      await then(ctx);
+      log.push(`end ${id}`);
+    },
+  };
+}
+
+function run(checks: Check[], options: Partial<RunOptions> = {}) {
+  const ended: number[] = [];
+  const report = runSuite({
+    // Nothing of the target is asked; the receiver is the suite's own, on loopback.
+    target: { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk_test_none', timeoutMs: 1_000 },
+    selected: checks.map((check) => ({ check })),
+    profile: 'emulator',
+    receiver: { host: '127.0.0.1', port: 0 },
+    listener: { onCheckEnd: (_result, index) => void ended.push(index) },
+    ...options,
+  });
+  return { report, ended };
+}
+
+/** Most checks running at one time, from a start/end log. */
+function mostAtOnce(log: string[]): number {
+  let running = 0;
+  let most = 0;
+  for (const line of log) {
+    running += line.startsWith('start ') ? 1 : line.startsWith('end ') ? -1 : 0;
+    most = Math.max(most, running);
+  }
+  return most;
+}
+
+describe('the runner', () => {
+  it('runs up to --concurrency checks at once and reports them in catalogue order, whatever order they finish in', async () => {
+    const log: string[] = [];
+    // Each takes less time than the one before: they finish in the reverse of catalogue order.
+    const checks = Array.from({ length: 20 }, (_, i) => timed(`area${Math.floor(i / 5)}.check${i}`, 200 - i * 10, log));
+    const { report, ended } = run(checks, { concurrency: 8 });
+    const { results } = await report;
+    expect(results.map((r) => r.id)).toEqual(checks.map((c) => c.id));
+    expect(results.every((r) => r.outcome === 'passed')).toBe(true);
+    expect(ended).toEqual(checks.map((_, index) => index));
+    expect(mostAtOnce(log)).toBe(8);
+    expect(log.indexOf('end area0.check7')).toBeLessThan(log.indexOf('end area0.check0'));
+    expect((await report).concurrency).toBe(8);
+  });
+
+  it('at --concurrency 1 runs one check after another, in catalogue order', async () => {
+    const log: string[] = [];
+    const checks = [timed('a.one', 30, log), timed('a.two', 10, log), timed('b.three', 20, log, undefined, { lists: 'walks' })];
+    await run(checks, { concurrency: 1 }).report;
+    expect(log).toEqual(['start a.one', 'end a.one', 'start a.two', 'end a.two', 'start b.three', 'end b.three']);
+  });
+
+  it('never runs a check that moves the clock beside one that holds it', async () => {
+    const log: string[] = [];
+    const checks = [
+      timed('a.holds1', 60, log, undefined, { clock: 'holds' }),
+      timed('a.holds2', 80, log, undefined, { clock: 'holds' }),
+      timed('b.free', 200, log),
+      timed('c.moves', 40, log, undefined, { clock: 'moves' }),
+      timed('d.holds3', 40, log, undefined, { clock: 'holds' }),
+    ];
+    await run(checks, { concurrency: 8 }).report;
+    const at = (line: string): number => log.indexOf(line);
+    expect(at('start c.moves')).toBeGreaterThan(Math.max(at('end a.holds1'), at('end a.holds2')));
+    expect(at('start d.holds3')).toBeGreaterThan(at('end c.moves'));
+    // The free check runs beside all of them.
+    expect(at('start b.free')).toBeLessThan(at('end a.holds1'));
+    expect(at('end b.free')).toBeGreaterThan(at('end c.moves'));
+  });
+
+  it('shares one value per key among checks running at once: it is made once', async () => {
+    let made = 0;
+    const seen: number[] = [];
+    const checks = Array.from({ length: 6 }, (_, i) =>
+      timed(`a.share${i}`, 5, [], async (ctx) => {
+        seen.push(await ctx.shared('thing', async () => {
+          made += 1;
+          await sleep(50);
+          return 42;
+        }));
+      }),
+    );
+    await run(checks, { concurrency: 6 }).report;
+    expect(made).toBe(1);
+    expect(seen).toEqual([42, 42, 42, 42, 42, 42]);
+  });
+
+  it('with --bail starts nothing after a failure, lets the checks running end, reports the rest not run, and cleans up all', async () => {
+    const log: string[] = [];
+    const removed: string[] = [];
+    const defer = (ctx: CheckContext, what: string): void => ctx.defer({ description: what, run: async () => void removed.push(what) });
+    const checks = [
+      timed('a.fails', 20, log, (ctx) => {
+        defer(ctx, 'made by a.fails');
+        throw new Error('broken');
+      }),
+      timed('a.slow', 150, log, (ctx) => defer(ctx, 'made by a.slow')),
+      timed('a.later', 10, log, (ctx) => defer(ctx, 'made by a.later')),
+      timed('a.last', 10, log),
+    ];
+    const { results, cleanup } = await run(checks, { concurrency: 2, bail: true }).report;
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([['a.fails', 'failed'], ['a.slow', 'passed'], ['a.later', 'skipped'], ['a.last', 'skipped']]);
+    expect(results[2]?.reason).toBe('not run: --bail stopped the run at the first failure');
+    expect(log).not.toContain('start a.later');
+    expect(removed.sort()).toEqual(['made by a.fails', 'made by a.slow']);
+    expect(cleanup.every((c) => c.ok)).toBe(true);
+  });
+
+  it('on Ctrl-C stops every check running, reports them interrupted and the rest not run, and still cleans up', async () => {
+    const controller = new AbortController();
+    const removed: string[] = [];
+    const checks = Array.from({ length: 6 }, (_, i) =>
+      timed(`a.check${i}`, 5, [], async (ctx) => {
+        ctx.defer({ description: `record ${i}`, run: async () => void removed.push(`record ${i}`) });
+        if (i === 2) controller.abort();
+        await sleep(i < 3 ? 10_000 : 0);
+      }),
+    );
+    const started = Date.now();
+    const report = await run(checks, { concurrency: 3, signal: controller.signal }).report;
+    expect(report.interrupted).toBe(true);
+    expect(report.results.map((r) => r.reason)).toEqual(['interrupted', 'interrupted', 'interrupted', ...Array(3).fill('not run: the run was interrupted')]);
+    expect(removed.sort()).toEqual(['record 0', 'record 1', 'record 2']);
+    // Each check running gets a grace of its own at once, not one after another.
+    expect(Date.now() - started).toBeLessThan(6_000);
+  }, 15_000);
+
+  it('cleans up stage by stage: first, then records, then the tenant one at a time, last registered first', async () => {
+    const order: string[] = [];
+    let tenantAtOnce = 0;
+    const entry = (stage: CleanupStage | undefined, name: string) => ({
+      description: name,
+      ...(stage ? { stage } : {}),
+      run: async () => {
+        order.push(`start ${name}`);
+        if (stage === 'tenant') tenantAtOnce += 1;
+        await sleep(stage === 'tenant' ? 20 : 5);
+        if (stage === 'tenant') tenantAtOnce -= 1;
+        order.push(`end ${name}`);
+        if (tenantAtOnce > 0) order.push('two tenant removals at once');
+      },
+    });
+    const check = timed('a.makes', 1, [], (ctx) => {
+      ctx.defer(entry('tenant', 'settings'));
+      ctx.defer(entry(undefined, 'app'));
+      ctx.defer(entry('first', 'delegated session'));
+      ctx.defer(entry(undefined, 'webhook'));
+      ctx.defer(entry('tenant', 'name'));
+    });
+    const { cleanup } = await run([check], { concurrency: 4 }).report;
+    expect(cleanup.map((c) => c.description)).toEqual(['delegated session', 'webhook', 'app', 'name', 'settings']);
+    expect(order.indexOf('end delegated session')).toBeLessThan(order.indexOf('start webhook'));
+    expect(Math.max(order.indexOf('end webhook'), order.indexOf('end app'))).toBeLessThan(order.indexOf('start name'));
+    expect(order.indexOf('end name')).toBeLessThan(order.indexOf('start settings'));
+    expect(order).not.toContain('two tenant removals at once');
+  });
+});
