@@ -7,13 +7,14 @@ export const SVC_BIN = `${ROOT}bin/svc.js`;
 const server = (name: string): string => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
 /** `svc serve` on `dataDir`; benchmarks turn rate limits off unless `extraArgs` say otherwise. */
-export async function startSvc(dataDir: string, extraArgs: string[] = ['--rate-limit', 'off']): Promise<ServerProcess> {
+export async function startSvc(dataDir: string, extraArgs: string[] = ['--rate-limit', 'off'], env: Record<string, string> = {}): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
     command: process.execPath,
     args: [SVC_BIN, 'serve', '--port', String(port), '--data-dir', dataDir, '--quiet', ...extraArgs],
     origin: `http://127.0.0.1:${port}`,
     readyPath: '/healthz',
+    env,
   });
 }
 
