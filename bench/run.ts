@@ -46,7 +46,9 @@ async function reads(): Promise<void> {
   const results: Record<string, LoadResult> = {};
 
   results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users/usr_${i}` }) }));
-  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) }));
+  results['bare page'] = await withServer(startBare(), (s) =>
+    load({ url: s.url, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) }),
+  );
 
   const pagePaths = Array.from({ length: 50 }, (_, i) => `/v1/users?page=${1 + i}&page_size=20&search=alice`);
   if (WRK) {
@@ -81,17 +83,20 @@ async function reads(): Promise<void> {
       });
       results[`json-server ${version} id`] = await load({ url: s.url, next: (i) => ({ path: `/users/${pick(ids, i)}` }) });
       // 1.x has no substring search: an equality filter is its nearest page query.
-      const pageQuery = version === '1.x' ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic` : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
+      const pageQuery =
+        version === '1.x'
+          ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic`
+          : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
       results[`json-server ${version} page`] = await load({ url: s.url, next: (i) => ({ path: pageQuery(i) }), seconds: Math.min(SECONDS, 3) });
     });
   }
 
-  const bareId = results['bare id']!.rps;
-  const barePage = results['bare page']!.rps;
+  const bareId = results['bare id'].rps;
+  const barePage = results['bare page'].rps;
   rows.push(
-    { group: 'reads (10k users)', name: 'bare Hono GET /users/:id (fixed JSON)', value: bareId, unit: 'req/s', detail: latency(results['bare id']!) },
+    { group: 'reads (10k users)', name: 'bare Hono GET /users/:id (fixed JSON)', value: bareId, unit: 'req/s', detail: latency(results['bare id']) },
     compare('reads (10k users)', 'svc GET /v1/users/:id', results['svc id']!, bareId, '≥ 0.8× bare', (r) => r >= 0.8),
-    { group: 'reads (10k users)', name: 'bare Hono GET page of 20 (fixed JSON)', value: barePage, unit: 'req/s', detail: latency(results['bare page']!) },
+    { group: 'reads (10k users)', name: 'bare Hono GET page of 20 (fixed JSON)', value: barePage, unit: 'req/s', detail: latency(results['bare page']) },
     compare('reads (10k users)', 'svc GET /v1/users?page&search (pages 1–50 of one term)', results['svc page']!, barePage, '≥ 0.5× bare', (r) => r >= 0.5),
     compare('reads (10k users)', 'svc GET /v1/users?search (a new term each request)', results['svc page cold']!, barePage, ''),
   );
@@ -109,8 +114,26 @@ async function reads(): Promise<void> {
   for (const version of ['1.x', '0.17'] as const) {
     const js = results[`json-server ${version} id`]!;
     rows.push(
-      { group: 'reads (10k users)', name: `json-server ${version} GET /users/:id`, value: js.rps, unit: 'req/s', detail: latency(js), ratio: results['svc id']!.rps / js.rps, ratioLabel: 'svc ÷ this', target: '≥ 4', ok: results['svc id']!.rps / js.rps >= 4 },
-      { group: 'reads (10k users)', name: `json-server ${version} GET a page`, value: results[`json-server ${version} page`]!.rps, unit: 'req/s', detail: latency(results[`json-server ${version} page`]!), ratio: results['svc page']!.rps / results[`json-server ${version} page`]!.rps, ratioLabel: 'svc ÷ this' },
+      {
+        group: 'reads (10k users)',
+        name: `json-server ${version} GET /users/:id`,
+        value: js.rps,
+        unit: 'req/s',
+        detail: latency(js),
+        ratio: results['svc id']!.rps / js.rps,
+        ratioLabel: 'svc ÷ this',
+        target: '≥ 4',
+        ok: results['svc id']!.rps / js.rps >= 4,
+      },
+      {
+        group: 'reads (10k users)',
+        name: `json-server ${version} GET a page`,
+        value: results[`json-server ${version} page`]!.rps,
+        unit: 'req/s',
+        detail: latency(results[`json-server ${version} page`]!),
+        ratio: results['svc page']!.rps / results[`json-server ${version} page`]!.rps,
+        ratioLabel: 'svc ÷ this',
+      },
     );
   }
 }
@@ -122,13 +145,23 @@ async function search100k(): Promise<void> {
   await withServer(startSvc(copy), async (s) => {
     // A new term every request, so each answer is a full scan (the kept hits of a term never help).
     const result = await load({ url: s.url, headers: acme, connections: 1, next: (i) => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` }) });
-    rows.push({ group: 'search (100k users)', name: 'svc GET /v1/users?search, a new term each (1 connection)', value: result.p50, unit: 'ms p50', detail: `p99 ${result.p99} ms, ${Math.round(result.rps)} req/s`, target: '≤ 20 ms', ok: result.p50 <= 20 });
+    rows.push({
+      group: 'search (100k users)',
+      name: 'svc GET /v1/users?search, a new term each (1 connection)',
+      value: result.p50,
+      unit: 'ms p50',
+      detail: `p99 ${result.p99} ms, ${Math.round(result.rps)} req/s`,
+      target: '≤ 20 ms',
+      ok: result.p50 <= 20,
+    });
   });
 }
 
 async function writes(): Promise<void> {
   log('writes…');
-  const bare = await withServer(startBare(), (s) => load({ url: s.url, method: 'POST', next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }));
+  const bare = await withServer(startBare(), (s) =>
+    load({ url: s.url, method: 'POST', next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }),
+  );
   rows.push({ group: 'durable writes', name: 'bare Hono POST (parse, 201, store nothing)', value: bare.rps, unit: 'req/s', detail: latency(bare) });
   const svcUsers: Record<number, LoadResult> = {};
   const svcApps: Record<number, LoadResult> = {};
@@ -136,14 +169,38 @@ async function writes(): Promise<void> {
     const copy = workingCopy(await svcDataDir(size, log));
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     await withServer(startSvc(copy), async (s) => {
-      svcUsers[size] = await load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) });
-      svcApps[size] = await load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) }) });
+      svcUsers[size] = await load({
+        url: s.url,
+        method: 'POST',
+        headers: acme,
+        next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }),
+      });
+      svcApps[size] = await load({
+        url: s.url,
+        method: 'POST',
+        headers: acme,
+        next: () => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) }),
+      });
     });
   }
   for (const size of SIZES) {
     rows.push(
-      compare('durable writes', `svc POST /v1/users at ${size / 1000}k users`, svcUsers[size]!, bare.rps, size === 100_000 ? '≥ 0.5× bare' : '', size === 100_000 ? (r) => r >= 0.5 : undefined),
-      compare('durable writes', `svc POST /v1/apps at ${size / 1000}k users`, svcApps[size]!, bare.rps, size === 100_000 ? '≥ 0.5× bare' : '', size === 100_000 ? (r) => r >= 0.5 : undefined),
+      compare(
+        'durable writes',
+        `svc POST /v1/users at ${size / 1000}k users`,
+        svcUsers[size]!,
+        bare.rps,
+        size === 100_000 ? '≥ 0.5× bare' : '',
+        size === 100_000 ? (r) => r >= 0.5 : undefined,
+      ),
+      compare(
+        'durable writes',
+        `svc POST /v1/apps at ${size / 1000}k users`,
+        svcApps[size]!,
+        bare.rps,
+        size === 100_000 ? '≥ 0.5× bare' : '',
+        size === 100_000 ? (r) => r >= 0.5 : undefined,
+      ),
     );
   }
   const flatUsers = svcUsers[100_000]!.rps / svcUsers[1_000]!.rps;
@@ -156,10 +213,25 @@ async function writes(): Promise<void> {
     for (const size of SIZES) {
       const file = jsonServerCopy(await jsonServerFile(size, log));
       const result = await withServer(startJsonServer(version, file), (s) =>
-        load({ url: s.url, method: 'POST', seconds: Math.min(SECONDS, 3), connections: 8, next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }) }),
+        load({
+          url: s.url,
+          method: 'POST',
+          seconds: Math.min(SECONDS, 3),
+          connections: 8,
+          next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }),
+        }),
       );
       const ratio = svcUsers[size]!.rps / Math.max(result.rps, 0.01);
-      rows.push({ group: 'durable writes', name: `json-server ${version} POST /users at ${size / 1000}k`, value: result.rps, unit: 'req/s', detail: latency(result), ratio, ratioLabel: 'svc ÷ this', ...(size === 10_000 ? { target: '≥ 50', ok: ratio >= 50 } : {}) });
+      rows.push({
+        group: 'durable writes',
+        name: `json-server ${version} POST /users at ${size / 1000}k`,
+        value: result.rps,
+        unit: 'req/s',
+        detail: latency(result),
+        ratio,
+        ratioLabel: 'svc ÷ this',
+        ...(size === 10_000 ? { target: '≥ 50', ok: ratio >= 50 } : {}),
+      });
     }
   }
 }
@@ -180,9 +252,19 @@ async function fanOut(): Promise<void> {
     await withServer(startSvc(copy), async (s) => {
       const webhooks = 10;
       for (let i = 0; i < webhooks; i++) {
-        await fetch(`${s.url}/v1/webhooks`, { method: 'POST', headers: { ...acme, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${receiver.url}/w/${i}`, events: ['api_key.created'] }) });
+        await fetch(`${s.url}/v1/webhooks`, {
+          method: 'POST',
+          headers: { ...acme, 'content-type': 'application/json' },
+          body: JSON.stringify({ url: `${receiver.url}/w/${i}`, events: ['api_key.created'] }),
+        });
       }
-      const events = await load({ url: s.url, method: 'POST', headers: acme, connections: 8, next: (i) => ({ path: '/v1/api-keys', body: JSON.stringify({ name: `fan-out ${i}` }) }) });
+      const events = await load({
+        url: s.url,
+        method: 'POST',
+        headers: acme,
+        connections: 8,
+        next: (i) => ({ path: '/v1/api-keys', body: JSON.stringify({ name: `fan-out ${i}` }) }),
+      });
       const expected = Math.round(events.rps * SECONDS) * webhooks;
       const deadline = Date.now() + 60_000;
       let stats = { received: 0, deliveries: 0, firstAt: 0, lastAt: 0, p50: 0, p99: 0 };
@@ -193,7 +275,15 @@ async function fanOut(): Promise<void> {
       }
       const perSecond = stats.received / Math.max(0.001, (stats.lastAt - stats.firstAt) / 1000);
       rows.push(
-        { group: 'webhook fan-out', name: `deliveries to a loopback receiver (${webhooks} webhooks)`, value: perSecond, unit: 'deliveries/s', detail: `${stats.received} delivered of ~${expected}`, target: '≥ 500', ok: perSecond >= 500 },
+        {
+          group: 'webhook fan-out',
+          name: `deliveries to a loopback receiver (${webhooks} webhooks)`,
+          value: perSecond,
+          unit: 'deliveries/s',
+          detail: `${stats.received} delivered of ~${expected}`,
+          target: '≥ 500',
+          ok: perSecond >= 500,
+        },
         { group: 'webhook fan-out', name: 'event → first attempt', value: stats.p50, unit: 'ms p50', detail: `p99 ${stats.p99} ms` },
       );
     });
@@ -220,26 +310,58 @@ async function coldStart(): Promise<void> {
   const runs = { bare: [] as number[], svc10k: [] as number[], first10k: [] as number[], svc100k: [] as number[] };
   let rss = 0;
   for (let i = 0; i < COLD_RUNS; i++) {
-    runs.bare.push(await withServer(startBare(), async (s) => s.startMs));
-    runs.svc10k.push(await withServer(svcFrom(dirs[10_000]), async (s) => s.startMs));
+    runs.bare.push(await withServer(startBare(), (s) => Promise.resolve(s.startMs)));
+    runs.svc10k.push(await withServer(svcFrom(dirs[10_000]), (s) => Promise.resolve(s.startMs)));
     const emptyCache = mkdtempSync(join(tmpdir(), 'svc-bench-no-code-cache-'));
     cleanups.push(() => rmSync(emptyCache, { recursive: true, force: true }));
-    runs.first10k.push(await withServer(svcFrom(dirs[10_000], { SVC_CACHE_DIR: emptyCache }), async (s) => s.startMs));
+    runs.first10k.push(await withServer(svcFrom(dirs[10_000], { SVC_CACHE_DIR: emptyCache }), (s) => Promise.resolve(s.startMs)));
     runs.svc100k.push(
-      await withServer(svcFrom(dirs[100_000]), async (s) => {
+      await withServer(svcFrom(dirs[100_000]), (s) => {
         rss = Math.max(rss, s.rssMb());
-        return s.startMs;
+        return Promise.resolve(s.startMs);
       }),
     );
   }
   const bare = median(runs.bare);
   const [svc10k, first10k, svc100k] = [median(runs.svc10k), median(runs.first10k), median(runs.svc100k)];
-  const spread = (values: number[]): string => `median of ${values.length}: ${[...values].sort((a, b) => a - b).map((v) => Math.round(v)).join(', ')} ms`;
+  const spread = (values: number[]): string =>
+    `median of ${values.length}: ${[...values]
+      .sort((a, b) => a - b)
+      .map((v) => Math.round(v))
+      .join(', ')} ms`;
   rows.push(
     { group: 'cold start', name: 'bare Hono: spawn → first 200 of /healthz', value: bare, unit: 'ms', detail: spread(runs.bare) },
-    { group: 'cold start', name: 'svc serve at 10k users', value: svc10k, unit: 'ms', detail: spread(runs.svc10k), ratio: svc10k / bare, ratioLabel: '÷ bare', target: '≤ 1.5× bare', ok: svc10k / bare <= 1.5 },
-    { group: 'cold start', name: 'svc serve at 10k users, first start (no code cache yet)', value: first10k, unit: 'ms', detail: spread(runs.first10k), ratio: first10k / bare, ratioLabel: '÷ bare' },
-    { group: 'cold start', name: 'svc serve at 100k users', value: svc100k, unit: 'ms', detail: spread(runs.svc100k), ratio: svc100k / bare, ratioLabel: '÷ bare', target: '≤ 700 ms', ok: svc100k <= 700 },
+    {
+      group: 'cold start',
+      name: 'svc serve at 10k users',
+      value: svc10k,
+      unit: 'ms',
+      detail: spread(runs.svc10k),
+      ratio: svc10k / bare,
+      ratioLabel: '÷ bare',
+      target: '≤ 1.5× bare',
+      ok: svc10k / bare <= 1.5,
+    },
+    {
+      group: 'cold start',
+      name: 'svc serve at 10k users, first start (no code cache yet)',
+      value: first10k,
+      unit: 'ms',
+      detail: spread(runs.first10k),
+      ratio: first10k / bare,
+      ratioLabel: '÷ bare',
+    },
+    {
+      group: 'cold start',
+      name: 'svc serve at 100k users',
+      value: svc100k,
+      unit: 'ms',
+      detail: spread(runs.svc100k),
+      ratio: svc100k / bare,
+      ratioLabel: '÷ bare',
+      target: '≤ 700 ms',
+      ok: svc100k <= 700,
+    },
     { group: 'memory', name: 'svc resident set after loading 100k users', value: rss, unit: 'MB', target: '≤ 300 MB', ok: rss <= 300 },
   );
 }
@@ -267,7 +389,15 @@ try {
 } finally {
   for (const cleanup of cleanups) cleanup();
 }
-const meta = { notes, date: new Date().toISOString(), node: process.version, pinned: PINNED, connections: CONNECTIONS, seconds: SECONDS, totalSeconds: Math.round((Date.now() - started) / 1000) };
+const meta = {
+  notes,
+  date: new Date().toISOString(),
+  node: process.version,
+  pinned: PINNED,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  totalSeconds: Math.round((Date.now() - started) / 1000),
+};
 writeFileSync(RESULTS, `${JSON.stringify({ meta, rows }, null, 2)}\n`);
 printTable(rows, meta);
 for (const note of notes) log(`note: ${note}`);

@@ -36,7 +36,9 @@ const result = await build({
   banner: { js: 'var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
 });
 shamirCsprng.assertUsed();
-const sha256 = createHash('sha256').update(readFileSync(`${OUT}/${MAIN}`)).digest('hex');
+const sha256 = createHash('sha256')
+  .update(readFileSync(`${OUT}/${MAIN}`))
+  .digest('hex');
 writeFileSync(`${OUT}/manifest.json`, `${JSON.stringify({ main: MAIN, sha256 }, null, 2)}\n`);
 if (result.metafile) {
   const inputs = Object.entries(result.metafile.outputs[`${OUT}/${MAIN}`]?.inputs ?? {}).sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);

@@ -36,7 +36,9 @@ async function load(command = 'serve'): Promise<{ cache: CacheOutcome; cacheFile
 const loaded = loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(command)});
 await loaded.cli.run(['node', 'svc', 'there']);
 console.log(JSON.stringify({ cache: loaded.cache, cacheFile: loaded.cacheFile }));`;
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env: { ...process.env, SVC_CODE_CACHE: '', ...env } });
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    env: { ...process.env, SVC_CODE_CACHE: '', ...env },
+  });
   const [printed, outcome] = stdout.trim().split('\n');
   return { ...(JSON.parse(outcome!) as { cache: CacheOutcome; cacheFile: string | null }), printed: printed! };
 }

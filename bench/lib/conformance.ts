@@ -64,7 +64,15 @@ export async function conformanceRows(log: (line: string) => void): Promise<Row[
       rows.push(
         delayMs === 0
           ? { group: 'conformance', name: 'svc conformance against svc serve on loopback', value: run.seconds, unit: 's', detail: detail(run) }
-          : { group: 'conformance', name: `svc conformance through a proxy adding ${delayMs} ms to every answer`, value: run.seconds, unit: 's', detail: detail(run), target: '≤ 15 s', ok: run.seconds <= 15 && run.exitCode === 0 },
+          : {
+              group: 'conformance',
+              name: `svc conformance through a proxy adding ${delayMs} ms to every answer`,
+              value: run.seconds,
+              unit: 's',
+              detail: detail(run),
+              target: '≤ 15 s',
+              ok: run.seconds <= 15 && run.exitCode === 0,
+            },
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,7 @@ export async function svcDataDir(count: number, log: (line: string) => void): Pr
   const rt = await createRuntime({ dataDir: dir });
   await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
   const start = Date.parse('2026-01-01T00:00:00.000Z');
-  for (let done = 0; done < count; ) {
+  for (let done = 0; done < count;) {
     const batch: PreparedUser[] = [];
     for (const end = Math.min(count, done + 2_000); done < end; done++) {
       const first = FIRST_NAMES[done % FIRST_NAMES.length]!;

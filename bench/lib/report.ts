@@ -40,7 +40,9 @@ export function printTable(rows: Row[], meta: Record<string, unknown>): void {
   for (const row of rows) {
     const ratio = row.ratio === undefined ? '' : `${row.ratio.toFixed(2)} (${row.ratioLabel ?? ''})`;
     const verdict = row.ok === undefined ? '' : row.ok ? 'ok' : 'MISS';
-    lines.push(`| ${row.group} | ${row.name}${row.detail ? ` — ${row.detail}` : ''} | ${format(row.value)} ${row.unit} | ${ratio} | ${row.target ?? ''} | ${verdict} |`);
+    lines.push(
+      `| ${row.group} | ${row.name}${row.detail ? ` — ${row.detail}` : ''} | ${format(row.value)} ${row.unit} | ${ratio} | ${row.target ?? ''} | ${verdict} |`,
+    );
   }
   process.stdout.write(`${lines.join('\n')}\n\n${JSON.stringify(meta)}\n`);
 }

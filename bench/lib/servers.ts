@@ -20,13 +20,20 @@ export async function startSvc(dataDir: string, extraArgs: string[] = ['--rate-l
 
 export async function startBare(): Promise<ServerProcess> {
   const port = await freePort();
-  return startServer({ command: process.execPath, args: [server('bare-hono.mjs')], origin: `http://127.0.0.1:${port}`, readyPath: '/healthz', env: { PORT: String(port) } });
+  return startServer({
+    command: process.execPath,
+    args: [server('bare-hono.mjs')],
+    origin: `http://127.0.0.1:${port}`,
+    readyPath: '/healthz',
+    env: { PORT: String(port) },
+  });
 }
 
 export async function startJsonServer(version: '1.x' | '0.17', file: string): Promise<ServerProcess> {
   const port = await freePort();
   const bin = version === '1.x' ? `${ROOT}node_modules/json-server/lib/bin.js` : `${ROOT}node_modules/json-server-017/lib/cli/bin.js`;
-  const args = version === '1.x' ? [bin, '--port', String(port), '--host', '127.0.0.1', file] : [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', file];
+  const args =
+    version === '1.x' ? [bin, '--port', String(port), '--host', '127.0.0.1', file] : [bin, '--port', String(port), '--host', '127.0.0.1', '--quiet', file];
   return startServer({ command: process.execPath, args, origin: `http://127.0.0.1:${port}`, readyPath: '/users?_limit=1' });
 }
 

@@ -57,7 +57,9 @@ export async function wrk(options: WrkOptions): Promise<LoadResult> {
     const args = ['-t1', `-c${options.connections ?? CONNECTIONS}`, `-d${seconds}s`, '--timeout', '5s', '-s', file, options.url];
     const [command, argv] = TASKSET ? [TASKSET, ['-c', LOAD_CORES, WRK, ...args]] : [WRK, args];
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(command, argv, { timeout: (seconds + 30) * 1000 }, (error, out, err) => (error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out)));
+      execFile(command, argv, { timeout: (seconds + 30) * 1000 }, (error, out, err) =>
+        error ? reject(new Error(`wrk failed: ${error.message}\n${err}`)) : resolve(out),
+      );
     });
     const match = /WRK_RESULT (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(stdout);
     if (!match) throw new Error(`wrk printed no result:\n${stdout}`);

@@ -5,7 +5,8 @@
 import { Agent, createServer, request } from 'node:http';
 
 const upstream = new URL(process.env.UPSTREAM ?? '');
-if (upstream.protocol !== 'http:' || upstream.hostname !== '127.0.0.1') throw new Error(`UPSTREAM must be http://127.0.0.1:<port>, got ${process.env.UPSTREAM}`);
+if (upstream.protocol !== 'http:' || upstream.hostname !== '127.0.0.1')
+  throw new Error(`UPSTREAM must be http://127.0.0.1:<port>, got ${process.env.UPSTREAM}`);
 const delayMs = Number(process.env.DELAY_MS ?? 150);
 // Idle upstream connections are dropped before the upstream's own 5 s keep-alive timer can close one under a request.
 const agent = new Agent({ keepAlive: true, timeout: 4_000 });

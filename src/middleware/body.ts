@@ -21,7 +21,7 @@ function tooLarge(): ApiError {
 async function readLimited(request: Request, declaredLength: boolean): Promise<Uint8Array> {
   if (declaredLength) return new Uint8Array(await request.arrayBuffer());
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -85,7 +85,7 @@ function cacheText(cache: object, text: string): void {
  */
 export async function formBody(request: HonoRequest): Promise<Record<string, string | File>> {
   try {
-    return (await request.parseBody()) as Record<string, string | File>;
+    return await request.parseBody<Record<string, string | File>>();
   } catch {
     throw new ApiError('bad_request', 'The form body cannot be read; send it as application/x-www-form-urlencoded or multipart/form-data');
   }

@@ -28,7 +28,10 @@ async function answerFault(c: Context, next: Next, hit: FaultHit, path: string):
   if (hit.delayMs > 0) await sleep(hit.delayMs);
   if (hit.status === null) return next();
   const code: ErrorCode = (FAULT_CODES as Record<number, ErrorCode>)[hit.status] ?? 'internal_error';
-  const error = new ApiError(code, `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`);
+  const error = new ApiError(
+    code,
+    `Injected fault ${hit.id}: the emulator was told to answer ${hit.status} to ${c.req.method} ${path} (see GET /_emulator/faults)`,
+  );
   if (hit.status === 429) c.header('Retry-After', '1');
   return c.json(error.toBody(), hit.status as ContentfulStatusCode);
 }

@@ -8,7 +8,12 @@ describe('TokenBuckets', () => {
   it('holds twice the rate, refills at the rate and says when the next token comes', () => {
     const buckets = new TokenBuckets();
     const taken = Array.from({ length: 4 }, () => buckets.take('k', 2, 0));
-    expect(taken.map((d) => [d.allowed, d.remaining])).toEqual([[true, 3], [true, 2], [true, 1], [true, 0]]);
+    expect(taken.map((d) => [d.allowed, d.remaining])).toEqual([
+      [true, 3],
+      [true, 2],
+      [true, 1],
+      [true, 0],
+    ]);
     expect(buckets.take('k', 2, 0)).toEqual({ allowed: false, limit: 4, remaining: 0, resetSeconds: 1 });
     expect(buckets.take('k', 2, 499).allowed).toBe(false);
     expect(buckets.take('k', 2, 500).allowed).toBe(true);

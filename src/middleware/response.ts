@@ -27,11 +27,11 @@ export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     c.set('requestId', requestId);
     const headers: Record<string, string> = { 'x-request-id': requestId };
-    c.header = ((name: string, value?: string, options?: HeaderOptions) => {
+    c.header = (name: string, value?: string, options?: HeaderOptions) => {
       const key = name.toLowerCase();
       if (value === undefined) delete headers[key];
       else headers[key] = options?.append && headers[key] !== undefined ? `${headers[key]}, ${value}` : value;
-    }) as Context['header'];
+    };
     let built: Response | undefined;
     c.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
       const init = typeof arg === 'object' ? arg : undefined;
