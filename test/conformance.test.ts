@@ -135,6 +135,8 @@ describe('svc conformance against the emulator', () => {
     { name: 'a URL without a scheme', args: ['conformance', '--url', '127.0.0.1:4010', '--api-key', ACME_KEY], text: 'does not start with http:// or https://' },
     { name: 'an unknown selector', args: ['conformance', '--list', '--only', 'nosuchcheck'], text: 'no check has the id or tag "nosuchcheck"' },
     { name: 'a bad profile', args: ['conformance', '--list', '--profile', 'strict'], text: '--profile must be spec, emulator or auto' },
+    { name: 'no check at a time', args: ['conformance', '--list', '--concurrency', '0'], text: '--concurrency must be a whole number from 1 to 64, got "0"' },
+    { name: 'too many checks at a time', args: ['conformance', '--list', '--concurrency', '65'], text: '--concurrency must be a whole number from 1 to 64, got "65"' },
     { name: 'two reporters on stdout', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '--reporter', 'json', '--reporter', 'junit'], text: 'only one reporter may write to stdout' },
     { name: 'an unreachable target', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', ACME_KEY], text: 'cannot reach the target' },
   ])('exits 2 on $name', async ({ args, text }) => {

@@ -28,8 +28,19 @@ const WRITES: Record<string, string> = {
 /** Checks with these tags sign in (guest sessions, passkeys) and hold the session across clock moves. */
 const SESSION_TAGS = ['guests', 'sessions', 'passkeys', 'mfa', 'mpc', 'wallets', 'delegated-sessions'];
 
+/** How a check's `uses` keeps it apart from others, in --list's words. */
+function laneOf(check: Check): string[] {
+  const { uses } = check;
+  if (uses === undefined) return [];
+  return [
+    ...(uses.clock === undefined ? [] : [`${uses.clock} the clock`]),
+    ...(uses.lists === undefined ? [] : ['walks the lists']),
+    ...(uses.alone === true ? ['runs alone'] : []),
+  ];
+}
+
 export function listLine(check: Check): string {
-  const flags = [check.profile, ...(check.creates ? ['creates'] : ['read-only']), ...(check.slow === true ? ['slow'] : [])];
+  const flags = [check.profile, ...(check.creates ? ['creates'] : ['read-only']), ...(check.slow === true ? ['slow'] : []), ...laneOf(check)];
   return `${check.id}\t${check.tags.join(',')}\t${check.description}\t(spec: ${check.spec})\t[${flags.join(', ')}]`;
 }
 

@@ -83,7 +83,7 @@ const ABORT_GRACE_MS = 3_000;
  */
 export function clientsFor(target: Target, listener?: RunListener) {
   const backoff = sharedBackoff();
-  const fetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: listener.onBackoff } : {}) });
+  const fetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}) });
   const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
   const make = (apiKey: string, using = fetch) => createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
   return {

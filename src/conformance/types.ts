@@ -38,7 +38,7 @@ export interface Check {
 /**
  * What a check does to state that every check of a run shares, when that keeps it apart from
  * others. Checks run at once (up to `--concurrency`) unless two conflict; two that conflict run
- * one after the other, in catalogue order, so results do not depend on which finished first.
+ * one after the other, in a fixed order (schedule.ts), so results do not depend on which finished first.
  *
  * - `clock: 'moves'` advances the emulator clock (DESIGN D10) far enough to end or upset what
  *   others hold on it: it runs apart from every other check that uses the clock. `clock: 'holds'`
@@ -53,7 +53,7 @@ export interface Uses {
   clock?: 'moves' | 'holds';
   lists?: 'walks';
   alone?: true;
-  /** Why the check is kept apart, in a few words (for the reader, and `--list`). */
+  /** Why the check is kept apart, in a few words. */
   why: string;
 }
 

@@ -94,6 +94,7 @@ Examples:
   $ svc conformance --url http://127.0.0.1:4010 --api-key sk_test_acmeLocalDevKey00000000000000001
   $ svc conformance --url $URL --api-key $KEY --second-api-key $KEY2 --profile spec --include-slow
   $ svc conformance --url $URL --api-key $KEY --reporter console --reporter junit --output conformance.xml
+  $ svc conformance --url $URL --api-key $KEY --concurrency 1   # one check at a time, in catalogue order
   $ svc conformance --only webhooks --skip webhooks.retry-schedule --bail
   $ svc conformance --list | grep webhooks`,
     )
