@@ -62,13 +62,21 @@ const CASES: Case[] = [
   },
   {
     name: 'a request without a key is served',
-    breakage: { request: (q) => (is(q, 'GET', /^\/v1\/users/) && q.headers['x-api-key'] === undefined ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined) },
+    breakage: {
+      request: (q) =>
+        is(q, 'GET', /^\/v1\/users/) && q.headers['x-api-key'] === undefined ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined,
+    },
     failing: 'auth.missing-key.users.list',
     rule: 'a missing API key yields 401: expected HTTP 401, got 200',
   },
   {
     name: 'a revoked key keeps working',
-    breakage: { request: (q) => (is(q, 'DELETE', /^\/v1\/api-keys\//) ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":{"status":"revoked"}}' } : undefined) },
+    breakage: {
+      request: (q) =>
+        is(q, 'DELETE', /^\/v1\/api-keys\//)
+          ? { status: 200, headers: { 'content-type': 'application/json' }, body: '{"data":{"status":"revoked"}}' }
+          : undefined,
+    },
     failing: 'auth.revoked-key',
     rule: 'a revoked API key yields 401',
   },
@@ -98,7 +106,12 @@ const CASES: Case[] = [
   },
   {
     name: 'the signature is wrong',
-    breakage: { delivery: (d) => ({ ...d, headers: { ...d.headers, 'x-service-signature': d.headers['x-service-signature']!.replace(/.$/, (c) => (c === '0' ? '1' : '0')) } }) },
+    breakage: {
+      delivery: (d) => ({
+        ...d,
+        headers: { ...d.headers, 'x-service-signature': d.headers['x-service-signature']!.replace(/.$/, (c) => (c === '0' ? '1' : '0')) },
+      }),
+    },
     failing: 'webhooks.test-event.signature',
     rule: 'HMAC-SHA256(secret, "<timestamp>.<body>") over the bytes sent: signature_mismatch',
   },
@@ -155,7 +168,9 @@ const CASES: Case[] = [
     breakage: {
       response: (q, r) => {
         if (is(q, 'POST', /^\/v1\/api-keys$/) && r.status === 201) lastKey = (JSON.parse(r.body) as { data: { key: string } }).data.key;
-        return is(q, 'GET', /^\/v1\/api-keys$/) ? json(r, (b) => void (b['data'] as Array<Record<string, unknown>>).forEach((k) => (k['token'] = lastKey))) : undefined;
+        return is(q, 'GET', /^\/v1\/api-keys$/)
+          ? json(r, (b) => void (b['data'] as Array<Record<string, unknown>>).forEach((k) => (k['token'] = lastKey)))
+          : undefined;
       },
     },
     failing: 'api-keys.value-once',
@@ -175,7 +190,10 @@ const CASES: Case[] = [
   },
   {
     name: "another tenant's key reads an app",
-    breakage: { request: (q) => (is(q, 'GET', /^\/v1\/apps\/app_/) && q.headers['x-api-key'] === GLOBEX_KEY ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined) },
+    breakage: {
+      request: (q) =>
+        is(q, 'GET', /^\/v1\/apps\/app_/) && q.headers['x-api-key'] === GLOBEX_KEY ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined,
+    },
     failing: 'isolation.apps',
     rule: "a key acts for its own tenant only: another tenant's key got 200",
   },
@@ -193,13 +211,17 @@ const CASES: Case[] = [
   },
   {
     name: 'an expired guest session is still answered',
-    breakage: { response: (q, r) => (is(q, 'GET', /^\/v1\/guests\/gst_/) && r.status === 410 ? { ...r, status: 200, body: '{"data":{"status":"ended"}}' } : undefined) },
+    breakage: {
+      response: (q, r) => (is(q, 'GET', /^\/v1\/guests\/gst_/) && r.status === 410 ? { ...r, status: 200, body: '{"data":{"status":"ended"}}' } : undefined),
+    },
     failing: 'guests.expired-410',
     rule: 'an expired resource is answered with HTTP 410: expected HTTP 410, got 200',
   },
   {
     name: 'MFA is not enforced',
-    breakage: { response: (q, r) => (is(q, 'DELETE', /^\/v1\/mfa$/) && r.status === 403 ? { ...r, status: 200, body: '{"data":{"enabled":false}}' } : undefined) },
+    breakage: {
+      response: (q, r) => (is(q, 'DELETE', /^\/v1\/mfa$/) && r.status === 403 ? { ...r, status: 200, body: '{"data":{"enabled":false}}' } : undefined),
+    },
     failing: 'mfa.required-403',
     rule: 'an operation that needs a fresh MFA check answers 403',
   },
@@ -226,23 +248,32 @@ describe('the conformance suite against a deliberately broken server', () => {
     expect(report.results.length).toBeGreaterThan(200);
   }, 60_000);
 
-  it.each(CASES)('fails when $name', async ({ breakage, failing, rule }) => {
-    const report = await runAgainst(breakage, [failing]);
-    const result = report.results.find((r) => r.id === failing);
-    expect(result?.outcome, result?.reason).toBe('failed');
-    expect(result?.reason).toContain(rule);
-  }, 30_000);
+  it.each(CASES)(
+    'fails when $name',
+    async ({ breakage, failing, rule }) => {
+      const report = await runAgainst(breakage, [failing]);
+      const result = report.results.find((r) => r.id === failing);
+      expect(result?.outcome, result?.reason).toBe('failed');
+      expect(result?.reason).toContain(rule);
+    },
+    30_000,
+  );
 
   it('tells a target that stops answering (exit 2) from a failed check', async () => {
     const report = await runAgainst({ hang: (q) => is(q, 'GET', /^\/v1\/apps(\?|$)/) }, ['apps.list', 'users.list'], 1_000);
-    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([['apps.list', 'error'], ['users.list', 'passed']]);
+    expect(report.results.map((r) => [r.id, r.outcome])).toEqual([
+      ['apps.list', 'error'],
+      ['users.list', 'passed'],
+    ]);
     expect(report.results[0]?.reason).toContain('the target did not answer: GET http://127.0.0.1');
     expect(report.results[0]?.reason).toContain('no answer within the timeout');
     expect(exitCodeOf(report)).toBe(2);
   }, 30_000);
 
   it('picks the spec profile where /_emulator does not answer (--profile auto), and passes there', async () => {
-    const hidden: Breakage = { request: (q) => (q.path.startsWith('/_emulator') ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' } : undefined) };
+    const hidden: Breakage = {
+      request: (q) => (q.path.startsWith('/_emulator') ? { status: 404, headers: { 'content-type': 'text/plain' }, body: 'no' } : undefined),
+    };
     const broken = await startBrokenServer(svc.emulator.rt, hidden);
     try {
       const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, timeoutMs: 10_000 };

@@ -45,7 +45,9 @@ interface JsonReport {
 async function leftBehind(runId: string) {
   const apps = (await svc.request('GET', `/apps?search=${runId}`)).body.total as number;
   const webhooks = ((await svc.request('GET', '/webhooks')).body.data as Array<{ url: string }>).filter((h) => h.url.includes(`/conformance/${runId}/`)).length;
-  const keys = ((await svc.request('GET', '/api-keys')).body.data as Array<{ name: string; status: string }>).filter((k) => k.name.includes(runId) && k.status !== 'revoked').length;
+  const keys = ((await svc.request('GET', '/api-keys')).body.data as Array<{ name: string; status: string }>).filter(
+    (k) => k.name.includes(runId) && k.status !== 'revoked',
+  ).length;
   const tenant = (await svc.request('GET', '/tenant')).body.data as { name: string; settings: unknown };
   return { apps, webhooks, keys, tenant: { name: tenant.name, settings: tenant.settings } };
 }
@@ -59,7 +61,27 @@ describe('svc conformance with checks running at once', () => {
       const junit = join(dir, `order-${round}.xml`);
       const json = join(dir, `order-${round}.json`);
       const result = await runCli(
-        ['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--second-api-key', GLOBEX_KEY, '--concurrency', '8', '--reporter', 'console', '--reporter', 'junit', '--output', junit, '--reporter', 'json', '--output', json],
+        [
+          'conformance',
+          '--url',
+          svc.baseUrl,
+          '--api-key',
+          ACME_KEY,
+          '--second-api-key',
+          GLOBEX_KEY,
+          '--concurrency',
+          '8',
+          '--reporter',
+          'console',
+          '--reporter',
+          'junit',
+          '--output',
+          junit,
+          '--reporter',
+          'json',
+          '--output',
+          json,
+        ],
         { timeoutMs: 60_000 },
       );
       expect(result.code, result.stdout.slice(-3000)).toBe(0);
@@ -75,9 +97,13 @@ describe('svc conformance with checks running at once', () => {
       expect(lines.map((m) => Number(m[1]))).toEqual(ids.map((_, i) => i + 1));
 
       // JUnit: a suite per area, each in catalogue order.
-      const testcases = [...readFileSync(junit, 'utf8').matchAll(/<testcase classname="conformance\.([^"]+)" name="([^:"]+):/g)].map((m) => [m[1]!, m[2]!] as const);
+      const testcases = [...readFileSync(junit, 'utf8').matchAll(/<testcase classname="conformance\.([^"]+)" name="([^:"]+):/g)].map(
+        (m) => [m[1]!, m[2]!] as const,
+      );
       const areas = [...new Set(testcases.map(([area]) => area))];
-      expect(testcases.map(([, id]) => id)).toEqual(areas.flatMap((area) => ids.filter((id) => report.results.find((r) => r.id === id) && CATALOGUE.find((c) => c.id === id)!.tags[0] === area)));
+      expect(testcases.map(([, id]) => id)).toEqual(
+        areas.flatMap((area) => ids.filter((id) => report.results.find((r) => r.id === id) && CATALOGUE.find((c) => c.id === id)!.tags[0] === area)),
+      );
 
       outcomes.push(report.results.map((r) => [r.id, r.outcome]));
       expect(await leftBehind(report.runId)).toMatchObject({ apps: 0, webhooks: 0, keys: 0 });
@@ -104,7 +130,11 @@ describe('svc conformance with checks running at once', () => {
       const { profile } = await preflight(target, 'auto');
       const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only: [], skip: [], hasSecondKey: true });
       const report = await runSuite({
-        target, selected, profile, concurrency: 8, receiver: { host: '127.0.0.1', port: 0 },
+        target,
+        selected,
+        profile,
+        concurrency: 8,
+        receiver: { host: '127.0.0.1', port: 0 },
         listener: {
           onCheckStart: (check) => void starts.set(check.id, performance.now()),
           onCheckEnd: (result) => {
@@ -113,14 +143,21 @@ describe('svc conformance with checks running at once', () => {
           },
         },
       });
-      expect(report.results.filter((r) => r.outcome !== 'passed' && !(r.id === 'rate-limits.429' && r.outcome === 'skipped')).map((r) => `${r.id}: ${r.reason}`)).toEqual([]);
+      expect(
+        report.results.filter((r) => r.outcome !== 'passed' && !(r.id === 'rate-limits.429' && r.outcome === 'skipped')).map((r) => `${r.id}: ${r.reason}`),
+      ).toEqual([]);
     } finally {
       await broken.close();
     }
 
     // Durations are whole milliseconds: a check may seem to end up to a millisecond late.
     const overlap = (a: { start: number; end: number }, b: { start: number; end: number }): boolean => a.start < b.end - 1 && b.start < a.end - 1;
-    const clashes = runs.flatMap((a, i) => runs.slice(i + 1).filter((b) => conflicts(a.check, b.check) && overlap(a, b)).map((b) => `${a.check.id} with ${b.check.id}`));
+    const clashes = runs.flatMap((a, i) =>
+      runs
+        .slice(i + 1)
+        .filter((b) => conflicts(a.check, b.check) && overlap(a, b))
+        .map((b) => `${a.check.id} with ${b.check.id}`),
+    );
     expect(clashes).toEqual([]);
 
     const moves = advances.filter((a) => a.by !== '1s');
@@ -133,7 +170,10 @@ describe('svc conformance with checks running at once', () => {
         expect(during.map((r) => r.check.id)).toContain('emulator.clock');
       } else {
         expect(movers.length, `advance ${advance.by}`).toBe(1);
-        expect(during.map((r) => r.check.id), `advance ${advance.by}`).toEqual(movers.map((r) => r.check.id));
+        expect(
+          during.map((r) => r.check.id),
+          `advance ${advance.by}`,
+        ).toEqual(movers.map((r) => r.check.id));
       }
     }
     const rateLimit = runs.find((r) => r.check.id === 'rate-limits.429')!;
@@ -158,7 +198,12 @@ describe('svc conformance with checks running at once', () => {
     const backedOff = new Promise<void>((resolve) => (paused = resolve));
     const waits: number[] = [];
     const check = (id: string, path: string, wait: boolean): Check => ({
-      id, tags: ['backoff'], description: id, spec: 'part 7 (429)', profile: 'spec', creates: false,
+      id,
+      tags: ['backoff'],
+      description: id,
+      spec: 'part 7 (429)',
+      profile: 'spec',
+      creates: false,
       run: async (ctx) => {
         // The others ask only once the suite has seen the 429, so they would go at once without a shared pause.
         if (wait) await backedOff;
@@ -169,8 +214,12 @@ describe('svc conformance with checks running at once', () => {
     try {
       const report = await runSuite({
         target: { baseUrl: url, apiKey: 'sk_test_any', timeoutMs: 5_000 },
-        selected: [check('backoff.first', '/first', false), check('backoff.second', '/second', true), check('backoff.third', '/third', true)].map((c) => ({ check: c })),
-        profile: 'spec', concurrency: 3, receiver: { host: '127.0.0.1', port: 0 },
+        selected: [check('backoff.first', '/first', false), check('backoff.second', '/second', true), check('backoff.third', '/third', true)].map((c) => ({
+          check: c,
+        })),
+        profile: 'spec',
+        concurrency: 3,
+        receiver: { host: '127.0.0.1', port: 0 },
         listener: {
           onBackoff: (_url, ms) => {
             waits.push(ms);
@@ -192,7 +241,9 @@ describe('svc conformance with checks running at once', () => {
   it('on Ctrl-C with checks running at once stops, removes everything named with the run id, and exits 130', async () => {
     const before = await leftBehind('none');
     // The slow check waits a minute for a real-time retry, so the run is surely under way when interrupted.
-    const child = spawn(process.execPath, [SVC_BIN, 'conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--include-slow'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [SVC_BIN, 'conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--include-slow'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -217,7 +268,10 @@ describe('svc conformance with checks running at once', () => {
     // The next POST /webhooks/:id/test fails: one of the checks that send a test event goes red.
     const fault = await svc.request('POST', '/_emulator/faults', { body: { method: 'POST', path: '/webhooks/*/test', status: 500, count: 1 } });
     expect(fault.status).toBeLessThan(300);
-    const result = await runCli(['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--skip', 'rate-limits', '--bail', '--reporter', 'json'], { timeoutMs: 60_000 });
+    const result = await runCli(
+      ['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--skip', 'rate-limits', '--bail', '--reporter', 'json'],
+      { timeoutMs: 60_000 },
+    );
     expect(result.code, result.stdout.slice(-2000)).toBe(1);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.results.filter((r) => r.outcome === 'failed').length).toBeGreaterThanOrEqual(1);

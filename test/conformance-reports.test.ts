@@ -41,7 +41,26 @@ async function run(name: string, extra: string[]) {
   const junit = join(dir, `${name}.xml`);
   const json = join(dir, `${name}.json`);
   const result = await runCli(
-    ['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--only', CHECKS, ...extra, '--reporter', 'console', '--reporter', 'junit', '--output', junit, '--reporter', 'json', '--output', json],
+    [
+      'conformance',
+      '--url',
+      svc.baseUrl,
+      '--api-key',
+      ACME_KEY,
+      '--only',
+      CHECKS,
+      ...extra,
+      '--reporter',
+      'console',
+      '--reporter',
+      'junit',
+      '--output',
+      junit,
+      '--reporter',
+      'json',
+      '--output',
+      json,
+    ],
     { timeoutMs: 30_000 },
   );
   const xml = readFileSync(junit, 'utf8');
@@ -52,7 +71,15 @@ async function run(name: string, extra: string[]) {
 describe('the reports of one run agree', () => {
   it('with a baseline: a known failure and a stale entry, counted once each among the checks', async () => {
     const baseline = join(dir, 'baseline.json');
-    writeFileSync(baseline, JSON.stringify({ entries: [{ id: 'apps.list', reason: 'ticket 12' }, { id: 'apps.create', reason: 'was broken once' }] }));
+    writeFileSync(
+      baseline,
+      JSON.stringify({
+        entries: [
+          { id: 'apps.list', reason: 'ticket 12' },
+          { id: 'apps.create', reason: 'was broken once' },
+        ],
+      }),
+    );
     await breakAppsList();
     const { code, stdout, xml, json } = await run('baseline', ['--baseline', baseline]);
     expect(code, stdout).toBe(1);
@@ -63,7 +90,11 @@ describe('the reports of one run agree', () => {
     expect(stdout).toContain('apps.create passes now; remove it from the baseline (it says: was broken once)');
 
     expect(json.counts).toEqual({ total: 3, passed: 1, failed: 1, skipped: 0, expected: 1, error: 0 });
-    expect(json.results.map((r) => [r.id, r.outcome])).toEqual([['apps.list', 'expected'], ['apps.create', 'failed'], ['apps.unknown-id', 'passed']]);
+    expect(json.results.map((r) => [r.id, r.outcome])).toEqual([
+      ['apps.list', 'expected'],
+      ['apps.create', 'failed'],
+      ['apps.unknown-id', 'passed'],
+    ]);
 
     expect(xml).toMatch(/<testsuites name="svc conformance \w+" tests="3" failures="1" errors="0" skipped="1"/);
     expect(xml).toContain('<testsuite name="conformance.apps" tests="3" failures="1" errors="0" skipped="1"');
@@ -79,13 +110,24 @@ describe('the reports of one run agree', () => {
     expect(stdout).toMatch(/run \w+: 3 checks\n/);
     expect(stdout).toMatch(/Summary: 0 passed, 1 failed, 2 skipped \(2 not run: --bail stopped the run at the first failure\) of 3 checks in /);
     expect(json.counts).toEqual({ total: 3, passed: 0, failed: 1, skipped: 2, expected: 0, error: 0 });
-    expect(json.results.slice(1).map((r) => r.reason)).toEqual(['not run: --bail stopped the run at the first failure', 'not run: --bail stopped the run at the first failure']);
+    expect(json.results.slice(1).map((r) => r.reason)).toEqual([
+      'not run: --bail stopped the run at the first failure',
+      'not run: --bail stopped the run at the first failure',
+    ]);
     expect(xml).toMatch(/<testsuites name="svc conformance \w+" tests="3" failures="1" errors="0" skipped="2"/);
   }, 40_000);
 
   it('refuses, before running anything, a baseline entry that names no check', async () => {
     const baseline = join(dir, 'unknown.json');
-    writeFileSync(baseline, JSON.stringify({ entries: [{ id: 'apps.list', reason: 'ticket 12' }, { id: 'apps.gone', reason: 'renamed' }] }));
+    writeFileSync(
+      baseline,
+      JSON.stringify({
+        entries: [
+          { id: 'apps.list', reason: 'ticket 12' },
+          { id: 'apps.gone', reason: 'renamed' },
+        ],
+      }),
+    );
     const result = await runCli(['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--only', 'apps.list', '--baseline', baseline]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`the baseline ${baseline} lists apps.gone, which is no check (see --list); remove the entry`);

@@ -36,11 +36,19 @@ function ok(response: ApiResponse, what: string): ApiResponse {
 
 /** Pays a checkout on the provider's page as a person would: open it, press Pay (DESIGN D13). */
 async function checkout(plan: string): Promise<void> {
-  const created = ok(await svc.request('POST', '/billing/checkout', { body: { plan, successUrl: 'https://acme.test/paid', cancelUrl: 'https://acme.test/cancel' } }), `checkout to ${plan}`);
+  const created = ok(
+    await svc.request('POST', '/billing/checkout', { body: { plan, successUrl: 'https://acme.test/paid', cancelUrl: 'https://acme.test/cancel' } }),
+    `checkout to ${plan}`,
+  );
   const page = await (await fetch(created.body.data.url)).text();
   const action = [...page.matchAll(/<form[^>]*action="([^"]+)"[^>]*>(.*?)<\/form>/gs)].find((form) => />\s*Pay\s*</.test(form[2]!))?.[1];
   expect(action, page).toBeDefined();
-  const paid = await fetch(`${svc.origin}${action}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+  const paid = await fetch(`${svc.origin}${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
   expect(paid.status).toBe(303);
   expect((await svc.request('GET', '/tenant')).body.data.plan).toBe(plan);
 }
@@ -56,35 +64,46 @@ async function dayOfUse(): Promise<void> {
 
   // Every plan in turn, ending on enterprise (issue 16: billing.sessions then asked for enterprise again).
   for (const plan of ['free', 'pro', 'enterprise']) await checkout(plan);
-  ok(await svc.request('POST', '/billing/checkout', { body: { plan: 'free', successUrl: 'https://acme.test/paid', cancelUrl: 'https://acme.test/cancel' } }), 'an open checkout');
+  ok(
+    await svc.request('POST', '/billing/checkout', { body: { plan: 'free', successUrl: 'https://acme.test/paid', cancelUrl: 'https://acme.test/cancel' } }),
+    'an open checkout',
+  );
 
   // Settings far from the defaults: sessions shorter than MFA freshness, another RP and origins, a pinned version.
-  ok(await svc.request('PATCH', '/tenant', {
-    body: {
-      name: 'Acme after a day',
-      settings: {
-        apiVersion: '2025-06-30',
-        sessionTtl: '20m',
-        guestTtl: '90s',
-        mfaFreshness: '45m',
-        webauthn: { rpId: 'acme.test', rpName: 'Acme', origins: ['https://wallet.acme.test', 'https://acme.test'] },
-        telegram: { botUsername: 'acme_prod_bot', botToken: '7000000099:AAacmeRotatedTelegramBotToken0099' },
+  ok(
+    await svc.request('PATCH', '/tenant', {
+      body: {
+        name: 'Acme after a day',
+        settings: {
+          apiVersion: '2025-06-30',
+          sessionTtl: '20m',
+          guestTtl: '90s',
+          mfaFreshness: '45m',
+          webauthn: { rpId: 'acme.test', rpName: 'Acme', origins: ['https://wallet.acme.test', 'https://acme.test'] },
+          telegram: { botUsername: 'acme_prod_bot', botToken: '7000000099:AAacmeRotatedTelegramBotToken0099' },
+        },
       },
-    },
-  }), 'tenant settings');
+    }),
+    'tenant settings',
+  );
 
   for (let i = 0; i < 3; i += 1) ok(await svc.request('POST', '/api-keys', { body: { name: `ops-${i}` } }), 'api key');
   const revoked = ok(await svc.request('POST', '/api-keys', { body: { name: 'leaked' } }), 'api key');
   ok(await svc.request('DELETE', `/api-keys/${revoked.body.data.id}`), 'revoke key');
-  for (let i = 0; i < 25; i += 1) ok(await svc.request('POST', '/apps', { body: { name: `Acme app ${i}`, allowedOrigins: [`https://app${i}.acme.test`] } }), 'app');
+  for (let i = 0; i < 25; i += 1)
+    ok(await svc.request('POST', '/apps', { body: { name: `Acme app ${i}`, allowedOrigins: [`https://app${i}.acme.test`] } }), 'app');
   const levels = ['basic', 'verified', 'trusted'];
-  for (let i = 0; i < 30; i += 1) ok(await svc.request('POST', '/users', { body: { email: `person${i}@acme.test`, name: `Person ${i}`, trustLevel: levels[i % 3] } }), 'user');
+  for (let i = 0; i < 30; i += 1)
+    ok(await svc.request('POST', '/users', { body: { email: `person${i}@acme.test`, name: `Person ${i}`, trustLevel: levels[i % 3] } }), 'user');
   for (let i = 0; i < 4; i += 1) {
     const guest = ok(await svc.request('POST', '/guests', { body: {} }), 'guest');
     if (i === 0) ok(await svc.request('POST', `/guests/${guest.body.data.id}/convert`, { body: { email: `converted${i}@acme.test` } }), 'convert');
     if (i === 1) ok(await svc.request('DELETE', `/guests/${guest.body.data.id}`), 'expire guest');
   }
-  ok(await svc.request('POST', '/_emulator/faults', { body: { method: 'GET', path: '/apps/app_dayOfUseNoSuchApp0000000', status: 503, count: 3 } }), 'a fault left behind');
+  ok(
+    await svc.request('POST', '/_emulator/faults', { body: { method: 'GET', path: '/apps/app_dayOfUseNoSuchApp0000000', status: 503, count: 3 } }),
+    'a fault left behind',
+  );
 
   // Days pass: every failing delivery walks its schedule into the DLQ; then the clock is left running fast.
   ok(await svc.request('POST', '/_emulator/clock/advance', { body: { by: '3d' } }), 'advance');
@@ -126,7 +145,9 @@ describe('the suite on a deployment after a day of use', () => {
   it('holds on a new tenant on the free plan that allows no WebAuthn origin and has no Telegram bot token', async () => {
     const key = 'sk_test_initechConformance00000000000001';
     const seeded = await svc.request('POST', '/_emulator/seed', {
-      body: { tenants: [{ name: 'Initech', plan: 'free', apiKeys: [{ name: 'default', key }], settings: { webauthn: { rpId: 'initech.test', origins: [] } } }] },
+      body: {
+        tenants: [{ name: 'Initech', plan: 'free', apiKeys: [{ name: 'default', key }], settings: { webauthn: { rpId: 'initech.test', origins: [] } } }],
+      },
     });
     ok(seeded, 'seed a tenant');
     const report = await run(key, ['passkeys', 'telegram', 'billing']);

@@ -31,7 +31,22 @@ describe('svc conformance against the emulator', () => {
     const json = join(dir, 'conformance.json');
     const started = Date.now();
     const result = await runCli(
-      ['conformance', ...target(), '--second-api-key', GLOBEX_KEY, '--reporter', 'console', '--reporter', 'junit', '--output', junit, '--reporter', 'json', '--output', json],
+      [
+        'conformance',
+        ...target(),
+        '--second-api-key',
+        GLOBEX_KEY,
+        '--reporter',
+        'console',
+        '--reporter',
+        'junit',
+        '--output',
+        junit,
+        '--reporter',
+        'json',
+        '--output',
+        json,
+      ],
       { timeoutMs: 60_000 },
     );
     const failures = result.stdout.split('\n').filter((line) => line.includes('✗'));
@@ -40,18 +55,30 @@ describe('svc conformance against the emulator', () => {
     expect(Date.now() - started).toBeLessThan(45_000);
     expect(result.stdout).toMatch(/Summary: \d+ passed, 0 failed, \d+ skipped of \d+ checks/);
 
-    const report = JSON.parse(readFileSync(json, 'utf8')) as { counts: Record<string, number>; profile: string; cleanup: Array<{ ok: boolean }>; results: Array<{ id: string; outcome: string }> };
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      counts: Record<string, number>;
+      profile: string;
+      cleanup: Array<{ ok: boolean }>;
+      results: Array<{ id: string; outcome: string }>;
+    };
     expect(report.profile).toBe('emulator');
     expect(report.counts['total']).toBeGreaterThan(200);
     expect(report.counts['failed']).toBe(0);
     expect(report.counts['error']).toBe(0);
     // Only the rate-limit check may skip: on a machine too loaded to outrun the refill it proves nothing either way.
-    expect(report.results.filter((r) => r.outcome === 'skipped').map((r) => r.id).filter((id) => id !== 'rate-limits.429')).toEqual([]);
+    expect(
+      report.results
+        .filter((r) => r.outcome === 'skipped')
+        .map((r) => r.id)
+        .filter((id) => id !== 'rate-limits.429'),
+    ).toEqual([]);
     expect(report.cleanup.every((entry) => entry.ok)).toBe(true);
 
     const xml = readFileSync(junit, 'utf8');
     expect(wellFormedXml(xml)).toBe(true);
-    expect(xml).toMatch(new RegExp(`<testsuites name="svc conformance \\w+" tests="${report.counts['total']}" failures="0" errors="0" skipped="${report.counts['skipped']}"`));
+    expect(xml).toMatch(
+      new RegExp(`<testsuites name="svc conformance \\w+" tests="${report.counts['total']}" failures="0" errors="0" skipped="${report.counts['skipped']}"`),
+    );
     expect(xml).toContain('<testcase classname="conformance.webhooks" name="webhooks.user-created.signature:');
   }, 90_000);
 
@@ -65,7 +92,9 @@ describe('svc conformance against the emulator', () => {
   }, 40_000);
 
   it('on Ctrl-C stops, removes what the run created, and exits 130', async () => {
-    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target(), '--only', 'webhooks.retry-after-one-minute', '--include-slow'], { env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target(), '--only', 'webhooks.retry-after-one-minute', '--include-slow'], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => void (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -117,7 +146,9 @@ describe('svc conformance against the emulator', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split('\n');
     expect(lines.length).toBeGreaterThan(200);
-    expect(lines.find((line) => line.startsWith('webhooks.retry-after-one-minute\t'))).toMatch(/^webhooks\.retry-after-one-minute\twebhooks,retries,slow\t.+\t\(spec: part 3\.1/);
+    expect(lines.find((line) => line.startsWith('webhooks.retry-after-one-minute\t'))).toMatch(
+      /^webhooks\.retry-after-one-minute\twebhooks,retries,slow\t.+\t\(spec: part 3\.1/,
+    );
   });
 
   it('--plan says what a run would write, without writing', async () => {
@@ -126,18 +157,32 @@ describe('svc conformance against the emulator', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('apps.create: apps named conf-<run>-… (deleted at the end)');
     expect(result.stdout).toContain('kept: the spec has no way to delete a user');
-    expect(result.stdout).toContain("The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to 24h, 24h and 10m for the run where they differ, and put back at the end.");
+    expect(result.stdout).toContain(
+      "The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to 24h, 24h and 10m for the run where they differ, and put back at the end.",
+    );
     expect((await svc.request('GET', '/apps')).body.total).toBe(before);
   });
 
   it.each([
     { name: 'no URL', args: ['conformance', '--api-key', ACME_KEY], text: 'give the deployment with --url' },
-    { name: 'a URL without a scheme', args: ['conformance', '--url', '127.0.0.1:4010', '--api-key', ACME_KEY], text: 'does not start with http:// or https://' },
+    {
+      name: 'a URL without a scheme',
+      args: ['conformance', '--url', '127.0.0.1:4010', '--api-key', ACME_KEY],
+      text: 'does not start with http:// or https://',
+    },
     { name: 'an unknown selector', args: ['conformance', '--list', '--only', 'nosuchcheck'], text: 'no check has the id or tag "nosuchcheck"' },
     { name: 'a bad profile', args: ['conformance', '--list', '--profile', 'strict'], text: '--profile must be spec, emulator or auto' },
     { name: 'no check at a time', args: ['conformance', '--list', '--concurrency', '0'], text: '--concurrency must be a whole number from 1 to 64, got "0"' },
-    { name: 'too many checks at a time', args: ['conformance', '--list', '--concurrency', '65'], text: '--concurrency must be a whole number from 1 to 64, got "65"' },
-    { name: 'two reporters on stdout', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '--reporter', 'json', '--reporter', 'junit'], text: 'only one reporter may write to stdout' },
+    {
+      name: 'too many checks at a time',
+      args: ['conformance', '--list', '--concurrency', '65'],
+      text: '--concurrency must be a whole number from 1 to 64, got "65"',
+    },
+    {
+      name: 'two reporters on stdout',
+      args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', 'k', '--reporter', 'json', '--reporter', 'junit'],
+      text: 'only one reporter may write to stdout',
+    },
     { name: 'an unreachable target', args: ['conformance', '--url', 'http://127.0.0.1:1/v1', '--api-key', ACME_KEY], text: 'cannot reach the target' },
   ])('exits 2 on $name', async ({ args, text }) => {
     const result = await runCli(args);

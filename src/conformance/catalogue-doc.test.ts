@@ -26,6 +26,10 @@ describe('conformance/README.md', () => {
   it('ships an example baseline whose entries name real checks and give reasons', async () => {
     const baseline = await loadBaseline(BASELINE);
     expect(baseline.entries.length).toBeGreaterThan(0);
-    for (const entry of baseline.entries) expect(CATALOGUE.some((check) => check.id === entry.id), entry.id).toBe(true);
+    for (const entry of baseline.entries)
+      expect(
+        CATALOGUE.some((check) => check.id === entry.id),
+        entry.id,
+      ).toBe(true);
   });
 });

@@ -30,7 +30,16 @@ async function serve(handler: Parameters<typeof createServer>[1]): Promise<strin
 }
 
 const result = (id: string, outcome: CheckResult['outcome'], reason?: string): CheckResult => ({
-  id, area: id.split('.')[0]!, tags: [id.split('.')[0]!], description: `the ${id} rule`, spec: 'part 1', profile: 'spec', outcome, durationMs: 3, notes: [], ...(reason ? { reason } : {}),
+  id,
+  area: id.split('.')[0]!,
+  tags: [id.split('.')[0]!],
+  description: `the ${id} rule`,
+  spec: 'part 1',
+  profile: 'spec',
+  outcome,
+  durationMs: 3,
+  notes: [],
+  ...(reason ? { reason } : {}),
 });
 
 describe('the catalogue', () => {
@@ -41,20 +50,41 @@ describe('the catalogue', () => {
 
   it('holds every endpoint of the spec in at least one check', () => {
     for (const endpoint of SPEC_ENDPOINTS) {
-      expect(CATALOGUE.some((check) => check.id === `auth.missing-key.${endpoint.area}.${endpoint.op}`), `${endpoint.method} ${endpoint.path}`).toBe(true);
+      expect(
+        CATALOGUE.some((check) => check.id === `auth.missing-key.${endpoint.area}.${endpoint.op}`),
+        `${endpoint.method} ${endpoint.path}`,
+      ).toBe(true);
     }
     expect(SPEC_ENDPOINTS).toHaveLength(54);
   });
 
   it('tags checks with the spec area names', () => {
     const tags = new Set(CATALOGUE.flatMap((check) => check.tags));
-    for (const area of ['apps', 'users', 'api-keys', 'webhooks', 'passkeys', 'telegram', 'guests', 'delegated-sessions', 'mfa', 'mpc', 'custom-domains', 'tenant', 'analytics', 'billing', 'health']) {
+    for (const area of [
+      'apps',
+      'users',
+      'api-keys',
+      'webhooks',
+      'passkeys',
+      'telegram',
+      'guests',
+      'delegated-sessions',
+      'mfa',
+      'mpc',
+      'custom-domains',
+      'tenant',
+      'analytics',
+      'billing',
+      'health',
+    ]) {
       expect(tags.has(area), area).toBe(true);
     }
   });
 
   it('keeps slow and emulator checks out of the spec profile by default (D14)', () => {
-    const ids = selectChecks(CATALOGUE, { profile: 'spec', includeSlow: false, readOnly: false, only: [], skip: [], hasSecondKey: true }).map((s) => s.check.id);
+    const ids = selectChecks(CATALOGUE, { profile: 'spec', includeSlow: false, readOnly: false, only: [], skip: [], hasSecondKey: true }).map(
+      (s) => s.check.id,
+    );
     expect(ids).not.toContain('webhooks.retry-after-one-minute');
     expect(ids).not.toContain('webhooks.retry-schedule');
     expect(ids).toContain('webhooks.user-created.signature');
@@ -63,7 +93,8 @@ describe('the catalogue', () => {
   });
 
   it('selects by id, id prefix and tag, and skips what --skip names', () => {
-    const pick = (only: string[], skip: string[] = []) => selectChecks(CATALOGUE, { profile: 'emulator', includeSlow: false, readOnly: false, only, skip, hasSecondKey: false }).map((s) => s.check.id);
+    const pick = (only: string[], skip: string[] = []) =>
+      selectChecks(CATALOGUE, { profile: 'emulator', includeSlow: false, readOnly: false, only, skip, hasSecondKey: false }).map((s) => s.check.id);
     expect(pick(['apps.list'])).toEqual(['apps.list']);
     expect(pick(['webhooks.user-created'])).toContain('webhooks.user-created.signature');
     expect(pick(['isolation']).every((id) => id.startsWith('isolation.'))).toBe(true);
@@ -74,8 +105,17 @@ describe('the catalogue', () => {
 describe('baselines', () => {
   it('turn a listed failure into a known failure and a listed pass into a failure, one result per check', () => {
     const results = [result('apps.list', 'failed', 'broken'), result('apps.create', 'passed'), result('apps.get', 'passed')];
-    const out = applyBaseline(results, { entries: [{ id: 'apps.list', reason: 'ticket 12' }, { id: 'apps.create', reason: 'flaky' }] });
-    expect(out.map((r) => [r.id, r.outcome])).toEqual([['apps.list', 'expected'], ['apps.create', 'failed'], ['apps.get', 'passed']]);
+    const out = applyBaseline(results, {
+      entries: [
+        { id: 'apps.list', reason: 'ticket 12' },
+        { id: 'apps.create', reason: 'flaky' },
+      ],
+    });
+    expect(out.map((r) => [r.id, r.outcome])).toEqual([
+      ['apps.list', 'expected'],
+      ['apps.create', 'failed'],
+      ['apps.get', 'passed'],
+    ]);
     expect(out[0]?.reason).toContain('known failure (baseline: ticket 12)');
     expect(out[1]?.reason).toBe('apps.create passes now; remove it from the baseline (it says: flaky)');
     expect(exitCodeOf({ results: out, interrupted: false })).toBe(1);
@@ -83,7 +123,17 @@ describe('baselines', () => {
   });
 
   it('find entries that name no check, before any run', () => {
-    expect(unknownEntries({ entries: [{ id: 'apps.list', reason: 'a' }, { id: 'nope.nope', reason: 'old' }] }, CATALOGUE)).toEqual(['nope.nope']);
+    expect(
+      unknownEntries(
+        {
+          entries: [
+            { id: 'apps.list', reason: 'a' },
+            { id: 'nope.nope', reason: 'old' },
+          ],
+        },
+        CATALOGUE,
+      ),
+    ).toEqual(['nope.nope']);
   });
 });
 
@@ -101,8 +151,21 @@ describe('exit codes', () => {
 describe('the JUnit report', () => {
   it('is well-formed XML with a testsuite per area and failure, error and skipped elements', () => {
     const report: RunReport = {
-      runId: 'abc', baseUrl: 'http://x/v1', profile: 'spec', concurrency: 1, startedAt: '2026-11-21T10:00:00.000Z', durationMs: 12, cleanup: [], kept: [], interrupted: false,
-      results: [result('apps.list', 'passed'), result('apps.create', 'failed', 'part 4: <data> & "quotes"\n    → POST /apps'), result('users.list', 'error', 'ECONNRESET'), result('users.get', 'skipped', 'needs a key')],
+      runId: 'abc',
+      baseUrl: 'http://x/v1',
+      profile: 'spec',
+      concurrency: 1,
+      startedAt: '2026-11-21T10:00:00.000Z',
+      durationMs: 12,
+      cleanup: [],
+      kept: [],
+      interrupted: false,
+      results: [
+        result('apps.list', 'passed'),
+        result('apps.create', 'failed', 'part 4: <data> & "quotes"\n    → POST /apps'),
+        result('users.list', 'error', 'ECONNRESET'),
+        result('users.get', 'skipped', 'needs a key'),
+      ],
     };
     const xml = junitReport(report);
     expect(wellFormedXml(xml)).toBe(true);

@@ -10,7 +10,11 @@ const BODY_LIMIT = 600;
 
 /** A check found the target breaking a rule. */
 export class CheckFailure extends Error {
-  constructor(readonly rule: string, message: string, readonly exchange?: ApiResult<unknown>) {
+  constructor(
+    readonly rule: string,
+    message: string,
+    readonly exchange?: ApiResult<unknown>,
+  ) {
     super(`${rule}: ${message}${exchange === undefined ? '' : `\n${describeExchange(exchange)}`}`);
     this.name = 'CheckFailure';
   }
@@ -26,7 +30,10 @@ export class CheckSkip extends Error {
 
 /** The target did not answer (network error or timeout): the run ends with exit 2. */
 export class TargetUnreachable extends Error {
-  constructor(readonly request: Pick<SentRequest, 'method' | 'url'>, cause: unknown) {
+  constructor(
+    readonly request: Pick<SentRequest, 'method' | 'url'>,
+    cause: unknown,
+  ) {
     super(`${request.method} ${request.url}: ${describeNetworkError(cause)}`);
     this.name = 'TargetUnreachable';
   }

@@ -56,7 +56,9 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
   for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);
   if (writers.some(({ check }) => check.profile === 'emulator' && check.tags.some((tag) => SESSION_TAGS.includes(tag)))) {
     const { sessionTtl, guestTtl, mfaFreshness } = RUN_SESSION_SETTINGS;
-    lines.push(`The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to ${sessionTtl}, ${guestTtl} and ${mfaFreshness} for the run where they differ, and put back at the end.`);
+    lines.push(
+      `The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to ${sessionTtl}, ${guestTtl} and ${mfaFreshness} for the run where they differ, and put back at the end.`,
+    );
   }
   if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
     lines.push('The emulator clock moves ahead about three days in all (the retry schedule and the DLQ).');

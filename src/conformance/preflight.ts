@@ -30,7 +30,9 @@ async function checkKey(client: Client, which: string): Promise<void> {
     throw new ConfigurationError(`the target rejects ${which} (GET ${result.request.url} answered ${result.status}: ${result.text.slice(0, 200)})`);
   }
   if (result.status === 404) {
-    throw new ConfigurationError(`GET ${result.request.url} answered 404: is --url the deployment's base URL (its origin, or the path ending in the version segment /v1)?`);
+    throw new ConfigurationError(
+      `GET ${result.request.url} answered 404: is --url the deployment's base URL (its origin, or the path ending in the version segment /v1)?`,
+    );
   }
 }
 

@@ -36,7 +36,11 @@ export interface Receiver {
 }
 
 export class ReceiverTimeout extends Error {
-  constructor(readonly got: number, readonly wanted: number, timeoutMs: number) {
+  constructor(
+    readonly got: number,
+    readonly wanted: number,
+    timeoutMs: number,
+  ) {
     super(`${got} of ${wanted} deliveries arrived within ${Math.round(timeoutMs / 100) / 10} s`);
     this.name = 'ReceiverTimeout';
   }
@@ -109,12 +113,20 @@ export async function startReceiver(options: { host: string; port: number; runId
     },
     received: (url) => [...(byPath.get(pathOf(url)) ?? [])],
     async waitFor(url, count, timeoutMs) {
-      await until(() => (byPath.get(pathOf(url))?.length ?? 0) >= count, timeoutMs, () => new ReceiverTimeout(byPath.get(pathOf(url))?.length ?? 0, count, timeoutMs));
+      await until(
+        () => (byPath.get(pathOf(url))?.length ?? 0) >= count,
+        timeoutMs,
+        () => new ReceiverTimeout(byPath.get(pathOf(url))?.length ?? 0, count, timeoutMs),
+      );
       return (byPath.get(pathOf(url)) ?? []).slice(0, count);
     },
     async waitForMatch(url, match, timeoutMs) {
       const find = (): ReceivedDelivery | undefined => byPath.get(pathOf(url))?.find(match);
-      await until(() => find() !== undefined, timeoutMs, () => new ReceiverTimeout(0, 1, timeoutMs));
+      await until(
+        () => find() !== undefined,
+        timeoutMs,
+        () => new ReceiverTimeout(0, 1, timeoutMs),
+      );
       return find()!;
     },
     close: () =>

@@ -12,7 +12,12 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 /** A check that takes `ms`, then does `then`; it records when it ran in `log`. */
 function timed(id: string, ms: number, log: string[], then: (ctx: CheckContext) => void | Promise<void> = () => undefined, uses?: Omit<Uses, 'why'>): Check {
   return {
-    id, tags: [id.split('.')[0]!], description: id, spec: 'part 1', profile: 'emulator', creates: false,
+    id,
+    tags: [id.split('.')[0]!],
+    description: id,
+    spec: 'part 1',
+    profile: 'emulator',
+    creates: false,
     ...(uses ? { uses: { ...uses, why: 'test' } } : {}),
     run: async (ctx) => {
       log.push(`start ${id}`);
@@ -93,11 +98,13 @@ describe('the runner', () => {
     const seen: number[] = [];
     const checks = Array.from({ length: 6 }, (_, i) =>
       timed(`a.share${i}`, 5, [], async (ctx) => {
-        seen.push(await ctx.shared('thing', async () => {
-          made += 1;
-          await sleep(50);
-          return 42;
-        }));
+        seen.push(
+          await ctx.shared('thing', async () => {
+            made += 1;
+            await sleep(50);
+            return 42;
+          }),
+        );
       }),
     );
     await run(checks, { concurrency: 6 }).report;
@@ -119,7 +126,12 @@ describe('the runner', () => {
       timed('a.last', 10, log),
     ];
     const { results, cleanup } = await run(checks, { concurrency: 2, bail: true }).report;
-    expect(results.map((r) => [r.id, r.outcome])).toEqual([['a.fails', 'failed'], ['a.slow', 'passed'], ['a.later', 'skipped'], ['a.last', 'skipped']]);
+    expect(results.map((r) => [r.id, r.outcome])).toEqual([
+      ['a.fails', 'failed'],
+      ['a.slow', 'passed'],
+      ['a.later', 'skipped'],
+      ['a.last', 'skipped'],
+    ]);
     expect(results[2]?.reason).toBe('not run: --bail stopped the run at the first failure');
     expect(log).not.toContain('start a.later');
     expect(removed.sort()).toEqual(['made by a.fails', 'made by a.slow']);

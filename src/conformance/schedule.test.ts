@@ -9,7 +9,12 @@ import { conflicts, schedule } from './schedule.js';
 import type { Check, Uses } from './types.js';
 
 const check = (id: string, uses?: Omit<Uses, 'why'>, creates = false): Check => ({
-  id, tags: [id.split('.')[0]!], description: id, spec: 'part 1', profile: 'emulator', creates,
+  id,
+  tags: [id.split('.')[0]!],
+  description: id,
+  spec: 'part 1',
+  profile: 'emulator',
+  creates,
   ...(uses ? { uses: { ...uses, why: 'test' } } : {}),
   run: async () => undefined,
 });

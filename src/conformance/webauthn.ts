@@ -44,7 +44,15 @@ function coseKey(authenticator: Authenticator): Buffer {
   const jwk = authenticator.privateKey.export({ format: 'jwk' });
   const x = Buffer.from(String(jwk.x), 'base64url');
   const y = Buffer.from(String(jwk.y), 'base64url');
-  return cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, x], [-3, y]]));
+  return cbor(
+    new Map<Cbor, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, x],
+      [-3, y],
+    ]),
+  );
 }
 
 function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string, origin: string): Buffer {
@@ -55,14 +63,32 @@ function clientData(type: 'webauthn.create' | 'webauthn.get', challenge: string,
 export function attest(authenticator: Authenticator, options: { challenge: string; rpId: string; origin: string }) {
   const idLength = Buffer.alloc(2);
   idLength.writeUInt16BE(authenticator.credentialId.length);
-  const authData = Buffer.concat([sha256(options.rpId), Buffer.from([0x45]), Buffer.alloc(4), Buffer.alloc(16), idLength, authenticator.credentialId, coseKey(authenticator)]);
-  const attestationObject = cbor(new Map<Cbor, Cbor>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+  const authData = Buffer.concat([
+    sha256(options.rpId),
+    Buffer.from([0x45]),
+    Buffer.alloc(4),
+    Buffer.alloc(16),
+    idLength,
+    authenticator.credentialId,
+    coseKey(authenticator),
+  ]);
+  const attestationObject = cbor(
+    new Map<Cbor, Cbor>([
+      ['fmt', 'none'],
+      ['attStmt', new Map()],
+      ['authData', authData],
+    ]),
+  );
   const id = b64url(authenticator.credentialId);
   return {
     id,
     rawId: id,
     type: 'public-key',
-    response: { clientDataJSON: b64url(clientData('webauthn.create', options.challenge, options.origin)), attestationObject: b64url(attestationObject), transports: ['internal'] },
+    response: {
+      clientDataJSON: b64url(clientData('webauthn.create', options.challenge, options.origin)),
+      attestationObject: b64url(attestationObject),
+      transports: ['internal'],
+    },
     clientExtensionResults: {},
     authenticatorAttachment: 'platform',
   };
@@ -81,7 +107,12 @@ export function assert(authenticator: Authenticator, options: { challenge: strin
     id,
     rawId: id,
     type: 'public-key',
-    response: { clientDataJSON: b64url(json), authenticatorData: b64url(authenticatorData), signature: b64url(signature), ...(options.userHandle ? { userHandle: options.userHandle } : {}) },
+    response: {
+      clientDataJSON: b64url(json),
+      authenticatorData: b64url(authenticatorData),
+      signature: b64url(signature),
+      ...(options.userHandle ? { userHandle: options.userHandle } : {}),
+    },
     clientExtensionResults: {},
     authenticatorAttachment: 'platform',
   };

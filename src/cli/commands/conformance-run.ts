@@ -48,7 +48,14 @@ function baseUrlOf(url: string): string {
 
 function validateReporters(reporters: ReporterChoice[]): void {
   const toStdout = reporters.filter((r) => r.output === undefined);
-  if (toStdout.length > 1) throw new CliError(`only one reporter may write to stdout; give --output for ${toStdout.slice(1).map((r) => r.name).join(', ')}`, 2);
+  if (toStdout.length > 1)
+    throw new CliError(
+      `only one reporter may write to stdout; give --output for ${toStdout
+        .slice(1)
+        .map((r) => r.name)
+        .join(', ')}`,
+      2,
+    );
 }
 
 export async function conformance(options: ConformanceOptions, reporters: ReporterChoice[]): Promise<number> {
@@ -56,12 +63,20 @@ export async function conformance(options: ConformanceOptions, reporters: Report
   if (unknown.length > 0) throw new CliError(`no check has the id or tag ${unknown.map((s) => `"${s}"`).join(', ')} (see --list)`, 2);
   if (options.list === true) {
     const profile = options.profile === 'auto' ? 'emulator' : options.profile;
-    const selected = selectChecks(CATALOGUE, { profile, includeSlow: true, readOnly: options.readOnly ?? false, only: options.only, skip: options.skip, hasSecondKey: true });
+    const selected = selectChecks(CATALOGUE, {
+      profile,
+      includeSlow: true,
+      readOnly: options.readOnly ?? false,
+      only: options.only,
+      skip: options.skip,
+      hasSecondKey: true,
+    });
     process.stdout.write(selected.map(({ check }) => `${listLine(check)}\n`).join(''));
     return 0;
   }
   validateReporters(reporters);
-  if (options.url === undefined || options.url === '') throw new CliError('give the deployment with --url (or SVC_URL), e.g. http://127.0.0.1:4010 or http://127.0.0.1:4010/v1', 2);
+  if (options.url === undefined || options.url === '')
+    throw new CliError('give the deployment with --url (or SVC_URL), e.g. http://127.0.0.1:4010 or http://127.0.0.1:4010/v1', 2);
   if (options.apiKey === undefined || options.apiKey === '') throw new CliError('give an API key with --api-key (or SVC_API_KEY)', 2);
   const baseline = options.baseline === undefined ? undefined : await readBaseline(options.baseline);
   const target: Target = { baseUrl: baseUrlOf(options.url), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };

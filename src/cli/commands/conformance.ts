@@ -35,7 +35,13 @@ export interface ConformanceOptions {
   verbose?: boolean;
 }
 
-const splitList = (text: string, previous: string[] = []): string[] => [...previous, ...text.split(',').map((s) => s.trim()).filter(Boolean)];
+const splitList = (text: string, previous: string[] = []): string[] => [
+  ...previous,
+  ...text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean),
+];
 
 function parseTimeout(text: string): number {
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseDuration(text);
@@ -54,10 +60,15 @@ export function registerConformance(program: Command): void {
     .option('--second-api-key <key>', 'a key of another tenant, for isolation checks (env SVC_SECOND_API_KEY)', process.env['SVC_SECOND_API_KEY'])
     .option('--only <ids|tags>', 'run only checks matching these ids, id prefixes or tags (comma-separated, repeatable)', splitList, [])
     .option('--skip <ids|tags>', 'leave out checks matching these ids, id prefixes or tags', splitList, [])
-    .option('--profile <profile>', 'spec, emulator or auto (emulator checks where /_emulator answers)', (value) => {
-      if (value !== 'spec' && value !== 'emulator' && value !== 'auto') throw new CliError(`--profile must be spec, emulator or auto, got "${value}"`, 2);
-      return value;
-    }, 'auto')
+    .option(
+      '--profile <profile>',
+      'spec, emulator or auto (emulator checks where /_emulator answers)',
+      (value) => {
+        if (value !== 'spec' && value !== 'emulator' && value !== 'auto') throw new CliError(`--profile must be spec, emulator or auto, got "${value}"`, 2);
+        return value;
+      },
+      'auto',
+    )
     .option('--read-only', 'run only checks that create nothing')
     .option('--receiver-host <host>', 'address of the suite webhook receiver, reachable from the target', '127.0.0.1')
     .option('--receiver-port <port>', 'port of the receiver (0 picks a free one)', parseIntegerOption('--receiver-port', 0, 65535), 0)

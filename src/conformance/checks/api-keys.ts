@@ -31,8 +31,18 @@ export const apiKeyChecks: Check[] = [
       const key = await createKey(ctx, 'once');
       const listing = await ctx.client.request('GET', '/api-keys');
       expectStatus(listing, 200, 'part 4: list API keys');
-      expect(!listing.text.includes(key.value), 'part 4: the key value is returned only once, in the creation response', 'GET /api-keys shows the value', listing);
-      expect(!listing.text.includes(key.value.slice(0, -4)), 'part 4: the key value is returned only once', 'GET /api-keys shows all but the last 4 characters of the value', listing);
+      expect(
+        !listing.text.includes(key.value),
+        'part 4: the key value is returned only once, in the creation response',
+        'GET /api-keys shows the value',
+        listing,
+      );
+      expect(
+        !listing.text.includes(key.value.slice(0, -4)),
+        'part 4: the key value is returned only once',
+        'GET /api-keys shows all but the last 4 characters of the value',
+        listing,
+      );
       const again = await ctx.client.request('GET', `/api-keys/${key.id}`);
       expect(!again.text.includes(key.value), 'part 4: the key value is returned only once', `GET /api-keys/${key.id} shows the value`, again);
     },
@@ -48,7 +58,12 @@ export const apiKeyChecks: Check[] = [
       const key = await createKey(ctx, 'shape');
       expectStatus(key.result, 201, 'part 7/D15: create → 201 Created');
       const { data } = expectShape(key.result, envelope(CreatedApiKey), 'D3/D15: the created key fields');
-      expect(key.value.startsWith(data.prefix) && key.value.endsWith(data.last4), 'D3: prefix and last4 are parts of the value', `${data.prefix}…${data.last4}`, key.result);
+      expect(
+        key.value.startsWith(data.prefix) && key.value.endsWith(data.last4),
+        'D3: prefix and last4 are parts of the value',
+        `${data.prefix}…${data.last4}`,
+        key.result,
+      );
       const listing = await ctx.client.apiKeys.list();
       const { data: keys } = expectShape(listing, list(ApiKey), 'D7/D15: GET /api-keys is { data: [ key ] }');
       const listed = keys.find((k) => k.id === key.id) as Record<string, unknown> | undefined;
@@ -78,7 +93,8 @@ export const apiKeyChecks: Check[] = [
     spec: 'part 7 (404)',
     profile: 'spec',
     creates: false,
-    run: async (ctx) => void expectError(await ctx.client.request('DELETE', `/api-keys/${missingId(ctx, 'key')}`), 404, 'part 7: revoking an unknown key is 404'),
+    run: async (ctx) =>
+      void expectError(await ctx.client.request('DELETE', `/api-keys/${missingId(ctx, 'key')}`), 404, 'part 7: revoking an unknown key is 404'),
   },
   {
     id: 'api-keys.bad-body',

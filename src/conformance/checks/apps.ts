@@ -94,7 +94,12 @@ export const appChecks: Check[] = [
       const result = await ctx.client.apps.update(app.id, { name });
       const { data } = expectShape(result, envelope(App), 'D15: PATCH answers the app');
       expectStatus(result, 200, 'part 4: update app answers 200');
-      expect(data.name === name && data.description === 'before', 'D15: PATCH changes only the fields sent', `name ${data.name}, description ${data.description}`, result);
+      expect(
+        data.name === name && data.description === 'before',
+        'D15: PATCH changes only the fields sent',
+        `name ${data.name}, description ${data.description}`,
+        result,
+      );
     },
   },
   {

@@ -24,7 +24,8 @@ export const analyticsChecks: Check[] = [
     spec: 'part 4 (Analytics: period one of 7d, 30d, 90d), part 8',
     profile: 'spec',
     creates: false,
-    run: async (ctx) => void expectSuccess(await ctx.client.request('GET', '/analytics', { query: { period } }), 200, `part 8: ${period} is an analytics period`),
+    run: async (ctx) =>
+      void expectSuccess(await ctx.client.request('GET', '/analytics', { query: { period } }), 200, `part 8: ${period} is an analytics period`),
   })),
   ...['1y', '7', 'week'].map((period): Check => ({
     id: `analytics.bad-period-${period}`,
@@ -33,7 +34,8 @@ export const analyticsChecks: Check[] = [
     spec: 'part 4 (period one of 7d, 30d, 90d), part 7 (400)',
     profile: 'spec',
     creates: false,
-    run: async (ctx) => void expectError(await ctx.client.request('GET', '/analytics', { query: { period } }), 400, 'part 4/8: the analytics periods are 7d, 30d and 90d only'),
+    run: async (ctx) =>
+      void expectError(await ctx.client.request('GET', '/analytics', { query: { period } }), 400, 'part 4/8: the analytics periods are 7d, 30d and 90d only'),
   })),
   {
     id: 'analytics.shape',
@@ -45,7 +47,12 @@ export const analyticsChecks: Check[] = [
     run: async (ctx) => {
       const result = await ctx.client.analytics.get('30d');
       const { data } = expectShape(result, envelope(Analytics), 'D15: the analytics fields');
-      expect(data.period === '30d' && Date.parse(data.from) < Date.parse(data.to), 'D15: the period asked, from before to', `${data.period} ${data.from}…${data.to}`, result);
+      expect(
+        data.period === '30d' && Date.parse(data.from) < Date.parse(data.to),
+        'D15: the period asked, from before to',
+        `${data.period} ${data.from}…${data.to}`,
+        result,
+      );
     },
   },
 ];
@@ -72,7 +79,8 @@ export const billingChecks: Check[] = [
   {
     id: 'billing.sessions',
     tags: ['billing'],
-    description: 'POST /billing/checkout (to a plan the tenant is not on) and /billing/portal answer 201 with a cs_test_/bps_ id and a provider URL; a bad plan is 400',
+    description:
+      'POST /billing/checkout (to a plan the tenant is not on) and /billing/portal answer 201 with a cs_test_/bps_ id and a provider URL; a bad plan is 400',
     spec: 'part 4 (Billing), D13, D15',
     profile: 'emulator',
     creates: true,
@@ -86,8 +94,18 @@ export const billingChecks: Check[] = [
       expect(data.id.startsWith('cs_test_') && URL.canParse(data.url), 'D13: a cs_test_ id and the provider page URL', `${data.id} ${data.url}`, checkout);
       const portal = await ctx.client.billing.portal({ returnUrl: RETURN });
       expectStatus(portal, 201, 'D15: a portal session is created');
-      expect(expectShape(portal, envelope(PortalSession), 'D13: portal answers { id: bps_…, url }').data.id.startsWith('bps_'), 'D13: a bps_ id', 'wrong id', portal);
-      expectErrorCode(await ctx.client.request('POST', '/billing/checkout', { body: { plan: 'platinum', successUrl: RETURN, cancelUrl: RETURN } }), 400, 'validation_error', 'D15: plan is free, pro or enterprise');
+      expect(
+        expectShape(portal, envelope(PortalSession), 'D13: portal answers { id: bps_…, url }').data.id.startsWith('bps_'),
+        'D13: a bps_ id',
+        'wrong id',
+        portal,
+      );
+      expectErrorCode(
+        await ctx.client.request('POST', '/billing/checkout', { body: { plan: 'platinum', successUrl: RETURN, cancelUrl: RETURN } }),
+        400,
+        'validation_error',
+        'D15: plan is free, pro or enterprise',
+      );
     },
   },
 ];
@@ -103,11 +121,17 @@ export const domainChecks: Check[] = [
     run: async (ctx) => {
       const domain = `${ctx.runId}.conformance.example`;
       const result = await ctx.client.customDomains.register(domain);
-      if (result.status === 409 && result.text.includes('already has')) throw new CheckSkip('the tenant already has a custom domain; the suite does not touch it');
+      if (result.status === 409 && result.text.includes('already has'))
+        throw new CheckSkip('the tenant already has a custom domain; the suite does not touch it');
       expectStatus(result, 201, 'D15: POST /custom-domains registers the domain');
       ctx.defer({ description: `custom domain ${domain}`, run: () => removal(ctx.client.customDomains.remove()) });
       const { data } = expectShape(result, envelope(CustomDomain), 'D15: the domain and its verification record');
-      expect(data.status === 'pending' && data.verification.name === `_svc-verify.${domain}` && data.verification.value.startsWith('svc-verify='), 'D13: verification is a TXT record _svc-verify.<domain> = svc-verify=<token>', JSON.stringify(data.verification), result);
+      expect(
+        data.status === 'pending' && data.verification.name === `_svc-verify.${domain}` && data.verification.value.startsWith('svc-verify='),
+        'D13: verification is a TXT record _svc-verify.<domain> = svc-verify=<token>',
+        JSON.stringify(data.verification),
+        result,
+      );
       const verify = await ctx.client.customDomains.verify();
       expect(verify.status === 400 || verify.status === 503, 'D13: without the TXT record verification fails', `got ${verify.status}`, verify);
       const removed = await ctx.client.customDomains.remove();
@@ -122,7 +146,13 @@ export const domainChecks: Check[] = [
     spec: 'D6, D15',
     profile: 'emulator',
     creates: false,
-    run: async (ctx) => expectErrorCode(await ctx.client.request('POST', '/custom-domains', { body: { domain: 'not a domain!' } }), 400, 'validation_error', 'D15: domain is a host name'),
+    run: async (ctx) =>
+      expectErrorCode(
+        await ctx.client.request('POST', '/custom-domains', { body: { domain: 'not a domain!' } }),
+        400,
+        'validation_error',
+        'D15: domain is a host name',
+      ),
   },
 ];
 
@@ -150,7 +180,8 @@ export const signInChecks: Check[] = [
     uses: { clock: 'holds', why: 'dates its data by the emulator clock, just before the target judges it' },
     run: async (ctx) => {
       const { data: config } = expectShape(await ctx.client.telegram.widgetConfig(), envelope(TelegramWidgetConfig), 'D15: the widget configuration');
-      if (!config.configured) throw new CheckSkip('the tenant has no Telegram bot token, so no Telegram data can be verified (the token is write-only: the suite does not set one)');
+      if (!config.configured)
+        throw new CheckSkip('the tenant has no Telegram bot token, so no Telegram data can be verified (the token is write-only: the suite does not set one)');
       // auth_date from the emulator clock, so only the hash is wrong however far the clock is from real time.
       const body = { id: 1, first_name: 'Conformance', auth_date: Math.floor((await emulatorNow(ctx)) / 1000), hash: 'ab'.repeat(32) };
       expectErrorCode(await ctx.client.telegram.verify(body), 401, 'invalid_telegram_auth', 'part 4: Telegram data is verified');
@@ -166,10 +197,20 @@ export const signInChecks: Check[] = [
     run: async (ctx) => {
       const register = await ctx.client.passkeys.registerOptions({ email: `conf-${ctx.runId}-passkey@conformance.example` });
       const a = expectShape(register, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options').data;
-      expect(typeof a.options['challenge'] === 'string' && typeof a.options['rp'] === 'object', 'D15: creation options carry challenge and rp', JSON.stringify(a.options).slice(0, 200), register);
+      expect(
+        typeof a.options['challenge'] === 'string' && typeof a.options['rp'] === 'object',
+        'D15: creation options carry challenge and rp',
+        JSON.stringify(a.options).slice(0, 200),
+        register,
+      );
       const login = await ctx.client.passkeys.loginOptions();
       const b = expectShape(login, envelope(PasskeyOptions), 'D15: login-options answers challengeId and options').data;
-      expect(b.options['challenge'] !== a.options['challenge'] && b.challengeId !== a.challengeId, 'part 5.5: every challenge is new', 'the same challenge twice', login);
+      expect(
+        b.options['challenge'] !== a.options['challenge'] && b.challengeId !== a.challengeId,
+        'part 5.5: every challenge is new',
+        'the same challenge twice',
+        login,
+      );
     },
   },
   {
@@ -181,7 +222,12 @@ export const signInChecks: Check[] = [
     creates: false,
     run: async (ctx) => {
       for (const path of ['/auth/passkey/register-verify', '/auth/passkey/login-verify']) {
-        expectErrorCode(await ctx.client.request('POST', path, { body: { challengeId: 'chl_nope', response: {} } }), 400, 'validation_error', `D6: ${path} checks its body`);
+        expectErrorCode(
+          await ctx.client.request('POST', path, { body: { challengeId: 'chl_nope', response: {} } }),
+          400,
+          'validation_error',
+          `D6: ${path} checks its body`,
+        );
       }
     },
   },

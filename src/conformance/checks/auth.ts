@@ -93,7 +93,12 @@ export const authChecks: Check[] = [
     run: async (ctx) => {
       const key = await createKey(ctx, 'revoked-at-once');
       expectStatus(await ctx.client.request('DELETE', `/api-keys/${key.id}`), 200, 'D3: DELETE /api-keys/:id answers 200');
-      expectErrorCode(await ctx.client.request('GET', '/apps', { apiKey: key.value }), 401, 'invalid_api_key', 'D3: a revoked key gets 401 invalid_api_key at once');
+      expectErrorCode(
+        await ctx.client.request('GET', '/apps', { apiKey: key.value }),
+        401,
+        'invalid_api_key',
+        'D3: a revoked key gets 401 invalid_api_key at once',
+      );
     },
   },
   {
@@ -121,7 +126,12 @@ export const authChecks: Check[] = [
       expectStatus(result, 200, `D3: ${path} needs no API key`);
       if (path !== '/openapi.json') return;
       const doc = result.body as { openapi?: unknown; paths?: unknown } | undefined;
-      expect(typeof doc?.openapi === 'string' && typeof doc.paths === 'object', 'issue 9: /v1/openapi.json is an OpenAPI document', 'no openapi/paths fields', result);
+      expect(
+        typeof doc?.openapi === 'string' && typeof doc.paths === 'object',
+        'issue 9: /v1/openapi.json is an OpenAPI document',
+        'no openapi/paths fields',
+        result,
+      );
     },
   })),
 ];

@@ -36,7 +36,12 @@ export const controlChecks: Check[] = [
       const user = await createUser(ctx, 'events');
       const result = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
       expectStatus(result, 200, 'D11: the event log');
-      expect(result.ok && result.body.data.some((e) => JSON.stringify(e['data']).includes(user.id)), 'D8: every action records its event', 'no user.created for the new user', result);
+      expect(
+        result.ok && result.body.data.some((e) => JSON.stringify(e['data']).includes(user.id)),
+        'D8: every action records its event',
+        'no user.created for the new user',
+        result,
+      );
       expect(result.ok && result.body.data.every((e) => e['type'] === 'user.created'), 'D11: the type filter', 'other types listed', result);
     },
   },

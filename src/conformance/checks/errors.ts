@@ -68,7 +68,12 @@ export const errorChecks: Check[] = [
       expectErrorCode(result, 400, 'validation_error', 'D6: a bad field → validation_error');
       const details = (result.body as { details: Array<{ path?: unknown; message?: unknown }> }).details;
       const paths = details.map((detail) => detail.path);
-      expect(details.every((d) => typeof d.message === 'string'), 'D6: each detail has a message', 'a detail without a message string', result);
+      expect(
+        details.every((d) => typeof d.message === 'string'),
+        'D6: each detail has a message',
+        'a detail without a message string',
+        result,
+      );
       expect(paths.includes('name') && paths.includes('allowedOrigins'), 'D6: details name every bad field', `paths ${JSON.stringify(paths)}`, result);
     },
   },

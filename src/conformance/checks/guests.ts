@@ -65,14 +65,19 @@ export const guestChecks: Check[] = [
       const guest = await guestSession(ctx);
       expectStatus(guest.result, 201, 'part 7/D15: create → 201 Created');
       const { data } = expectShape(guest.result, envelope(CreatedGuest), 'D4/D15: the guest session fields');
-      expect(data.status === 'active' && data.user.trustLevel === 'guest', 'D15: a new guest is active and its user a guest', `${data.status} ${data.user.trustLevel}`, guest.result);
+      expect(
+        data.status === 'active' && data.user.trustLevel === 'guest',
+        'D15: a new guest is active and its user a guest',
+        `${data.status} ${data.user.trustLevel}`,
+        guest.result,
+      );
       expectShape(await ctx.client.guests.get(guest.guestId), envelope(Guest), 'D15: GET /guests/:id answers the session (without its token)');
     },
   },
   {
     id: 'guests.ended-codes',
     tags: ['guests', 'sessions'],
-    description: "an ended guest session is 410 session_expired, and so is its token",
+    description: 'an ended guest session is 410 session_expired, and so is its token',
     spec: 'D4, D6',
     profile: 'emulator',
     creates: true,
@@ -99,9 +104,19 @@ export const guestChecks: Check[] = [
       const result = await ctx.client.guests.convert(guest.guestId, { email });
       expectStatus(result, 200, 'part 3.4: guests can be converted into a user');
       const { data } = expectShape(result, envelope(ConvertedGuest), 'D15: convert answers { user, session, guest }');
-      expect(data.user.id === guest.userId && data.user.email === email && data.user.trustLevel === 'basic', 'D15: the same user, now basic with the e-mail', `${data.user.id} ${data.user.email} ${data.user.trustLevel}`, result);
+      expect(
+        data.user.id === guest.userId && data.user.email === email && data.user.trustLevel === 'basic',
+        'D15: the same user, now basic with the e-mail',
+        `${data.user.id} ${data.user.email} ${data.user.trustLevel}`,
+        result,
+      );
       const events = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
-      expect(events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(guest.userId)), 'D8: a guest conversion emits user.created', 'no user.created for the converted guest', events);
+      expect(
+        events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(guest.userId)),
+        'D8: a guest conversion emits user.created',
+        'no user.created for the converted guest',
+        events,
+      );
     },
   },
   {
@@ -134,7 +149,12 @@ export const guestChecks: Check[] = [
       expectShape(result, envelope(CleanupResult), 'D15: cleanup answers { expired }');
       const after = await ctx.client.guests.get(guest.guestId);
       expect(after.ok && after.body.data.status === 'active', 'D15: cleanup ends only sessions older than olderThan', 'a new session was ended', after);
-      expectErrorCode(await ctx.client.request('POST', '/guests/cleanup', { body: { olderThan: 'soon' } }), 400, 'validation_error', 'D2: olderThan is a duration');
+      expectErrorCode(
+        await ctx.client.request('POST', '/guests/cleanup', { body: { olderThan: 'soon' } }),
+        400,
+        'validation_error',
+        'D2: olderThan is a duration',
+      );
     },
   },
   {
@@ -146,7 +166,12 @@ export const guestChecks: Check[] = [
     creates: false,
     run: async (ctx) => {
       expectErrorCode(await ctx.client.request('GET', '/users/me/wallet'), 401, 'missing_session', 'D4: no token → 401 missing_session');
-      expectErrorCode(await ctx.client.users.getWallet('st_conformanceUnknownToken00000000'), 401, 'invalid_session', 'D4: unknown token → 401 invalid_session');
+      expectErrorCode(
+        await ctx.client.users.getWallet('st_conformanceUnknownToken00000000'),
+        401,
+        'invalid_session',
+        'D4: unknown token → 401 invalid_session',
+      );
     },
   },
 ];

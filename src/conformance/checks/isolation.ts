@@ -14,7 +14,7 @@ const RULE = 'D3/part 5: a key acts for its own tenant only';
 function expectRefused(ctx: CheckContext, result: ApiResult<unknown>, secret: string): void {
   expect(!result.ok, RULE, `another tenant's key got ${result.status}`, result);
   expect(!result.text.includes(secret), RULE, "the answer reveals the other tenant's record", result);
-  if (ctx.profile === 'emulator') expect(result.status === 404, 'D3: another tenant\'s record is answered 404, never 403', `got ${result.status}`, result);
+  if (ctx.profile === 'emulator') expect(result.status === 404, "D3: another tenant's record is answered 404, never 403", `got ${result.status}`, result);
 }
 
 const base = { tags: ['isolation', 'tenant'], profile: 'spec' as const, creates: true, needsSecondKey: true, spec: 'part 5.1, D3' };

@@ -37,8 +37,14 @@ export const rateLimitChecks: Check[] = [
       const key = await createKey(ctx, 'rate-limit');
       const first = await ctx.unthrottled.request('GET', '/tenant', { apiKey: key.value });
       const limit = Number(first.headers.get('ratelimit-limit'));
-      if (first.headers.get('ratelimit-limit') === null) throw new CheckSkip('no RateLimit-Limit header: rate limits are off on this emulator (--rate-limit off)');
-      expect(first.headers.get('ratelimit-remaining') !== null && first.headers.get('ratelimit-reset') !== null, 'D16: every answer carries RateLimit-Limit, -Remaining and -Reset', 'a RateLimit header is missing', first);
+      if (first.headers.get('ratelimit-limit') === null)
+        throw new CheckSkip('no RateLimit-Limit header: rate limits are off on this emulator (--rate-limit off)');
+      expect(
+        first.headers.get('ratelimit-remaining') !== null && first.headers.get('ratelimit-reset') !== null,
+        'D16: every answer carries RateLimit-Limit, -Remaining and -Reset',
+        'a RateLimit header is missing',
+        first,
+      );
       if (!(limit > 0) || limit > MAX_PROVABLE_LIMIT) throw new CheckSkip(`the limit is ${limit} requests; too many to prove in a run`);
       // D16: the bucket holds `limit` (twice the rate) and refills at limit / 2 per second, so
       // within t seconds at most limit + limit / 2 * t requests may pass. Keep requests going,
@@ -50,7 +56,7 @@ export const rateLimitChecks: Check[] = [
       const allowed = (): number => limit + (limit / 2) * seconds();
       let sent = 0;
       let passed = 0;
-      let limited: (typeof first) | undefined;
+      let limited: typeof first | undefined;
       const keepSending = async (): Promise<void> => {
         while (limited === undefined && sent < limit * MAX_SENT_LIMITS && passed <= allowed() * 1.1 + 10) {
           sent += 1;
@@ -61,13 +67,22 @@ export const rateLimitChecks: Check[] = [
       };
       await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, limit) }, keepSending));
       if (limited === undefined) {
-        expect(passed <= allowed() * 1.1 + 10, 'part 8: requests beyond the rate limit get 429', `${passed} requests in ${seconds().toFixed(1)} s passed; the limit allows ${Math.floor(allowed())}`);
+        expect(
+          passed <= allowed() * 1.1 + 10,
+          'part 8: requests beyond the rate limit get 429',
+          `${passed} requests in ${seconds().toFixed(1)} s passed; the limit allows ${Math.floor(allowed())}`,
+        );
         throw new CheckSkip(`${sent} requests in ${seconds().toFixed(1)} s did not outrun the refill; the limit could not be proven`);
       }
       ctx.note(`429 after ${passed} requests passed in ${seconds().toFixed(1)} s (limit ${limit})`);
       expectErrorCode(limited, 429, 'rate_limited', 'D16: 429 rate_limited');
       const retryAfter = limited.headers.get('retry-after') ?? '';
-      expect(/^\d+$/.test(retryAfter) && Number(retryAfter) >= 1, 'D16: a 429 says when to come back in Retry-After (seconds)', `Retry-After "${retryAfter}"`, limited);
+      expect(
+        /^\d+$/.test(retryAfter) && Number(retryAfter) >= 1,
+        'D16: a 429 says when to come back in Retry-After (seconds)',
+        `Retry-After "${retryAfter}"`,
+        limited,
+      );
     },
   },
 ];
@@ -102,16 +117,28 @@ export const limitChecks: Check[] = [
     run: async (ctx) => {
       const hook = await wireWebhook(ctx, 'tx', ['tx.completed']);
       const wallet = await claimedWallet(ctx);
-      const session = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: ['*'], choices: ['*'] }, expiresIn: '10m' });
+      const session = await ctx.client.delegatedSessions.create(wallet.token, {
+        walletId: wallet.walletId,
+        permissions: { templates: ['*'], choices: ['*'] },
+        expiresIn: '10m',
+      });
       expectStatus(session, 201, 'D15: a delegated session');
       const { id, token } = session.ok ? session.body.data : { id: '', token: '' };
       const tx = await ctx.client.delegatedSessions.execute(token, id, { create: { templateId: '#conformance:Conformance:Tx', payload: {} } });
       expectStatus(tx, 200, 'D15: execute');
       const txId = tx.ok ? tx.body.data.id : '';
       // Other checks running at once execute transactions too: their events reach this webhook as well.
-      const delivery = await arrival(ctx.receiver.waitForMatch(hook.url, (d) => txId !== '' && d.body.toString('utf8').includes(txId), arrivalTimeout(ctx)), 'D8: execute emits tx.completed for the transaction', tx);
+      const delivery = await arrival(
+        ctx.receiver.waitForMatch(hook.url, (d) => txId !== '' && d.body.toString('utf8').includes(txId), arrivalTimeout(ctx)),
+        'D8: execute emits tx.completed for the transaction',
+        tx,
+      );
       const payload = JSON.parse(delivery.body.toString('utf8')) as { type?: unknown; id?: unknown; data?: unknown };
-      expect(payload.type === 'tx.completed' && JSON.stringify(payload.data).includes(txId), 'D8: tx.completed carries the transaction', JSON.stringify(payload).slice(0, 300));
+      expect(
+        payload.type === 'tx.completed' && JSON.stringify(payload.data).includes(txId),
+        'D8: tx.completed carries the transaction',
+        JSON.stringify(payload).slice(0, 300),
+      );
       expect(header(delivery, EVENT_ID_HEADER) === payload.id, 'part 6: X-Service-Event-Id is the event id', String(payload.id));
       expectValidSignature(delivery, hook.secret, 'part 6: tx.completed is signed like every delivery');
     },

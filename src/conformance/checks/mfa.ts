@@ -35,7 +35,10 @@ type Answer<K extends keyof CheckContext['client']['mfa']> = Awaited<ReturnType<
  * checks that only enable MFA need not run apart from others): a check that then verifies a
  * right code moves to a later TOTP step first (nextStep).
  */
-export async function enableMfa<S extends Session>(ctx: CheckContext, session: S): Promise<S & MfaUser & { setup: Answer<'setup'>; enabled: Answer<'verifySetup'> }> {
+export async function enableMfa<S extends Session>(
+  ctx: CheckContext,
+  session: S,
+): Promise<S & MfaUser & { setup: Answer<'setup'>; enabled: Answer<'verifySetup'> }> {
   // The clock is read while setup is answered: a code is good for ±30 s (D5), far more than a round trip.
   const [setup, enabledAt] = await Promise.all([ctx.client.mfa.setup(session.token), emulatorNow(ctx)]);
   const { data } = expectShape(setup, envelope(MfaSetup), 'D5/D15: setup answers secret, otpauthUrl, qrCode');
@@ -129,13 +132,21 @@ export const mfaChecks: Check[] = [
       // Each next challenge is opened while the code before is judged: nothing is locked before the fifth.
       let challengeId = await challenge(ctx, user.token);
       for (let attempt = 1; attempt <= 5; attempt += 1) {
-        const [result, next] = await Promise.all([ctx.client.mfa.verify(user.token, { challengeId, code: wrong }), attempt < 5 ? challenge(ctx, user.token) : Promise.resolve('')]);
+        const [result, next] = await Promise.all([
+          ctx.client.mfa.verify(user.token, { challengeId, code: wrong }),
+          attempt < 5 ? challenge(ctx, user.token) : Promise.resolve(''),
+        ]);
         expectErrorCode(result, 400, 'invalid_code', `D5: wrong code ${attempt} is 400 invalid_code`);
         challengeId = next;
       }
       const locked = await ctx.client.mfa.challenge(user.token);
       expectErrorCode(locked, 429, 'mfa_locked', 'D5: after 5 wrong codes MFA is locked (429 mfa_locked)');
-      expect(/^\d+$/.test(locked.headers.get('retry-after') ?? ''), 'D5: a locked answer says when to come back (Retry-After)', `Retry-After "${locked.headers.get('retry-after')}"`, locked);
+      expect(
+        /^\d+$/.test(locked.headers.get('retry-after') ?? ''),
+        'D5: a locked answer says when to come back (Retry-After)',
+        `Retry-After "${locked.headers.get('retry-after')}"`,
+        locked,
+      );
     },
   },
   {
@@ -152,7 +163,12 @@ export const mfaChecks: Check[] = [
       const result = await ctx.client.mfa.verify(user.token, { challengeId, code: codeAt(user.secret, now) });
       const { data } = expectShape(result, envelope(MfaVerified), 'D5: a right code verifies');
       const status = await ctx.client.mfa.status(user.token);
-      expect(status.ok && status.body.data.freshUntil === data.freshUntil, 'D5: the session is MFA-fresh until freshUntil', `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`, status);
+      expect(
+        status.ok && status.body.data.freshUntil === data.freshUntil,
+        'D5: the session is MFA-fresh until freshUntil',
+        `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`,
+        status,
+      );
     },
   },
   {

@@ -58,8 +58,19 @@ export function pagingChecks(area: Area, make: Make): Check[] {
         if (pages === undefined) throw new CheckSkip(`the ${area} list changed during the walk twice (other writers); nothing to hold it to`);
         const seen = new Set<string>();
         for (const [index, { result, page }] of pages.entries()) {
-          expect(page.data.length <= page.pageSize, 'part 2: pageSize is the items per page', `${page.data.length} items on a page of ${page.pageSize}`, result);
-          if (index > 0) expect(page.page === pages[index - 1]!.page.page + 1, 'part 2: page is the current page number', `asked for page ${pages[index - 1]!.page.page + 1}, got ${page.page}`, result);
+          expect(
+            page.data.length <= page.pageSize,
+            'part 2: pageSize is the items per page',
+            `${page.data.length} items on a page of ${page.pageSize}`,
+            result,
+          );
+          if (index > 0)
+            expect(
+              page.page === pages[index - 1]!.page.page + 1,
+              'part 2: page is the current page number',
+              `asked for page ${pages[index - 1]!.page.page + 1}, got ${page.page}`,
+              result,
+            );
           if (page.hasMore) expect(page.data.length > 0, HAS_MORE_RULE, 'hasMore is true on an empty page', result);
           for (const id of idsOf(page)) seen.add(id);
         }
@@ -69,7 +80,12 @@ export function pagingChecks(area: Area, make: Make): Check[] {
           expect(seen.size < last.page.total, HAS_MORE_RULE, `hasMore is true but all ${last.page.total} items were seen`, last.result);
           return;
         }
-        expect(seen.size === last.page.total, HAS_MORE_RULE, `hasMore is false after ${seen.size} distinct items, but total is ${last.page.total}`, last.result);
+        expect(
+          seen.size === last.page.total,
+          HAS_MORE_RULE,
+          `hasMore is false after ${seen.size} distinct items, but total is ${last.page.total}`,
+          last.result,
+        );
       },
     },
     {
@@ -100,13 +116,28 @@ export function pagingChecks(area: Area, make: Make): Check[] {
         const first = await fetchPage(ctx, area, { search: marker, page_size: 2, page: 1 });
         const second = await fetchPage(ctx, area, { search: marker, page_size: 2, page: 2 });
         const third = await fetchPage(ctx, area, { search: marker, page_size: 2, page: 3 });
-        expect(second.page.page === 2 && second.page.data.length === 1, 'D7: page 2 holds the rest', `page ${second.page.page} with ${second.page.data.length} items`, second.result);
+        expect(
+          second.page.page === 2 && second.page.data.length === 1,
+          'D7: page 2 holds the rest',
+          `page ${second.page.page} with ${second.page.data.length} items`,
+          second.result,
+        );
         expect(second.page.hasMore === false, 'D7: hasMore = page * pageSize < total', 'hasMore is true on the last page', second.result);
         const ids = [...idsOf(first.page), ...idsOf(second.page)];
         expect(new Set(ids).size === 3, 'D7: each item is on exactly one page', `ids ${ids.join(', ')}`, second.result);
-        expect(third.page.data.length === 0 && third.page.hasMore === false && third.page.total === 3, 'D7: a page past the end is 200 with empty data', `${third.page.data.length} items, hasMore ${third.page.hasMore}`, third.result);
+        expect(
+          third.page.data.length === 0 && third.page.hasMore === false && third.page.total === 3,
+          'D7: a page past the end is 200 with empty data',
+          `${third.page.data.length} items, hasMore ${third.page.hasMore}`,
+          third.result,
+        );
         const text = first.result.text + second.result.text;
-        expect(names.every((name) => text.includes(name)), 'D7: search finds every match', 'a created record is missing', second.result);
+        expect(
+          names.every((name) => text.includes(name)),
+          'D7: search finds every match',
+          'a created record is missing',
+          second.result,
+        );
       },
     },
     {

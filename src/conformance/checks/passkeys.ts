@@ -25,7 +25,9 @@ interface Relying {
  */
 async function relyingParty(ctx: CheckContext): Promise<Relying> {
   await sessionSettingsForRun(ctx);
-  await settingsForRun(ctx, 'webauthn-origin', ({ webauthn }) => (webauthn.origins.length === 0 ? { webauthn: { origins: [`https://${webauthn.rpId}`] } } : {}));
+  await settingsForRun(ctx, 'webauthn-origin', ({ webauthn }) =>
+    webauthn.origins.length === 0 ? { webauthn: { origins: [`https://${webauthn.rpId}`] } } : {},
+  );
   const { webauthn } = await tenantSettings(ctx);
   return { rpId: webauthn.rpId, origin: webauthn.origins[0] ?? `https://${webauthn.rpId}` };
 }
@@ -48,11 +50,15 @@ async function registered(ctx: CheckContext): Promise<Registered> {
   const [rp, options] = await Promise.all([relyingParty(ctx), ctx.client.passkeys.registerOptions({ email, name: `Conformance ${ctx.runId}` })]);
   const { data } = expectShape(options, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options');
   const authenticator = newAuthenticator();
-  const answer = await ctx.client.passkeys.registerVerify({ challengeId: data.challengeId, response: attest(authenticator, { challenge: String(data.options['challenge']), ...rp }) });
+  const answer = await ctx.client.passkeys.registerVerify({
+    challengeId: data.challengeId,
+    response: attest(authenticator, { challenge: String(data.options['challenge']), ...rp }),
+  });
   expectStatus(answer, 200, 'part 5.5: passkey registration: challenge then verify');
   const signIn = expectShape(answer, envelope(SignIn), 'D4: register-verify answers { user, session }').data;
   ctx.keep(`user ${signIn.user.id} (${email})`);
-  const userHandle = String((data.options['user'] as { id?: unknown } | undefined)?.id ?? '');
+  const handle = (data.options['user'] as { id?: unknown } | undefined)?.id;
+  const userHandle = typeof handle === 'string' ? handle : '';
   return { ...rp, authenticator, email, userId: signIn.user.id, userHandle, answer };
 }
 
@@ -74,10 +80,20 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const { data } = expectShape(user.answer, envelope(SignIn), 'D4: { user, session }');
-      expect(data.user.email === user.email && data.user.trustLevel === 'basic', 'D15: the new user holds the e-mail', `${data.user.email} ${data.user.trustLevel}`, user.answer);
+      expect(
+        data.user.email === user.email && data.user.trustLevel === 'basic',
+        'D15: the new user holds the e-mail',
+        `${data.user.email} ${data.user.trustLevel}`,
+        user.answer,
+      );
       expectStatus(await ctx.client.mfa.status(data.session.token), 200, 'D4: the session token acts for the user');
       const events = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
-      expect(events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(user.userId)), 'D8: a passkey registration for a new person emits user.created', 'no user.created', events);
+      expect(
+        events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(user.userId)),
+        'D8: a passkey registration for a new person emits user.created',
+        'no user.created',
+        events,
+      );
     },
   },
   {
@@ -91,7 +107,10 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
-      const answer = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin, userHandle: user.userHandle }) });
+      const answer = await ctx.client.passkeys.loginVerify({
+        challengeId,
+        response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin, userHandle: user.userHandle }),
+      });
       const { data } = expectShape(answer, envelope(SignIn), 'part 5.5: passkey login: challenge then verify');
       expect(data.user.id === user.userId, 'D4: login signs in the user of the passkey', `${data.user.id} ≠ ${user.userId}`, answer);
     },
@@ -108,9 +127,15 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
-      const first = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }) });
+      const first = await ctx.client.passkeys.loginVerify({
+        challengeId,
+        response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }),
+      });
       expectStatus(first, 200, 'part 5.5: login');
-      const again = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }) });
+      const again = await ctx.client.passkeys.loginVerify({
+        challengeId,
+        response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }),
+      });
       expectErrorCode(again, 410, 'challenge_expired', 'D6: a challenge is used once');
     },
   },
@@ -126,16 +151,26 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const first = await loginOptions(ctx, user.email);
-      expectStatus(await ctx.client.passkeys.loginVerify({ challengeId: first.challengeId, response: assert(user.authenticator, { ...first, rpId: user.rpId, origin: user.origin }) }), 200, 'part 5.5: login');
+      expectStatus(
+        await ctx.client.passkeys.loginVerify({
+          challengeId: first.challengeId,
+          response: assert(user.authenticator, { ...first, rpId: user.rpId, origin: user.origin }),
+        }),
+        200,
+        'part 5.5: login',
+      );
       const second = await loginOptions(ctx, user.email);
-      const replay = await ctx.client.passkeys.loginVerify({ challengeId: second.challengeId, response: assert(user.authenticator, { ...second, rpId: user.rpId, origin: user.origin, keepCounter: true }) });
+      const replay = await ctx.client.passkeys.loginVerify({
+        challengeId: second.challengeId,
+        response: assert(user.authenticator, { ...second, rpId: user.rpId, origin: user.origin, keepCounter: true }),
+      });
       expectErrorCode(replay, 400, 'counter_not_advanced', 'D6: a cloned authenticator (counter not advanced) is refused');
     },
   },
   {
     id: 'passkeys.origin',
     tags: ['passkeys'],
-    description: "an assertion made for another origin is 400 webauthn_origin_mismatch",
+    description: 'an assertion made for another origin is 400 webauthn_origin_mismatch',
     spec: 'D6 (WebAuthn origin binding)',
     profile: 'emulator',
     creates: true,
@@ -143,7 +178,10 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
-      const answer = await ctx.client.passkeys.loginVerify({ challengeId, response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: 'https://phishing.conformance.example' }) });
+      const answer = await ctx.client.passkeys.loginVerify({
+        challengeId,
+        response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: 'https://phishing.conformance.example' }),
+      });
       expectErrorCode(answer, 400, 'webauthn_origin_mismatch', 'D6: the origin must be one of the tenant');
     },
   },

@@ -37,7 +37,12 @@ export async function guestSession(ctx: CheckContext): Promise<Session & { resul
   ctx.defer({ description: `guest session ${guestId}`, run: () => removal(ctx.client.guests.expire(guestId), [409]) });
   const session = data['session'] as { token?: unknown } | undefined;
   const user = data['user'] as { id?: unknown } | undefined;
-  expect(typeof session?.token === 'string' && typeof user?.id === 'string', 'D4/D15: a guest session answers { user, session: { token } }', 'no user id or session token', result);
+  expect(
+    typeof session?.token === 'string' && typeof user?.id === 'string',
+    'D4/D15: a guest session answers { user, session: { token } }',
+    'no user id or session token',
+    result,
+  );
   ctx.keep(`guest user ${user.id}`);
   return { guestId, userId: user.id, token: session.token, result };
 }
@@ -80,6 +85,14 @@ export function claimedWallet(ctx: CheckContext): Promise<ClaimedWallet> {
     const result = await ctx.client.users.createWallet(session.token);
     const data = created(result, 'part 4: create wallet for the current user (POST /users/me/wallet)', [201]);
     const field = (name: string): string => stringField(data, name, `D15: the claimed wallet carries ${name}`, result);
-    return { ...session, walletId: field('id'), publicKey: field('publicKey'), partyId: field('partyId'), deviceShare: field('deviceShare'), recoveryShare: field('recoveryShare'), result };
+    return {
+      ...session,
+      walletId: field('id'),
+      publicKey: field('publicKey'),
+      partyId: field('partyId'),
+      deviceShare: field('deviceShare'),
+      recoveryShare: field('recoveryShare'),
+      result,
+    };
   });
 }

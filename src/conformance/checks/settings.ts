@@ -50,7 +50,11 @@ export function settingsForRun(ctx: CheckContext, key: string, choose: (found: T
     const result = await ctx.client.tenant.update({ settings: patch });
     expectStatus(result, 200, `D3: PATCH /tenant sets ${Object.keys(patch).join(', ')} for the run`);
     ctx.note(`tenant settings for the run: ${JSON.stringify(patch)} (put back at the end)`);
-    ctx.defer({ description: `tenant settings ${JSON.stringify(back)} put back`, stage: 'tenant', run: () => removal(ctx.client.tenant.update({ settings: back })) });
+    ctx.defer({
+      description: `tenant settings ${JSON.stringify(back)} put back`,
+      stage: 'tenant',
+      run: () => removal(ctx.client.tenant.update({ settings: back })),
+    });
   });
 }
 

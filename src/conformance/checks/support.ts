@@ -13,7 +13,8 @@ import type { CheckContext } from '../types.js';
  */
 export async function removal(call: Promise<ApiResult<unknown>>, settled: readonly number[] = []): Promise<void> {
   const result = await call;
-  if (!result.ok && ![404, 410, ...settled].includes(result.status)) throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
+  if (!result.ok && ![404, 410, ...settled].includes(result.status))
+    throw new Error(`${result.request.method} ${result.request.path} answered ${result.status}`);
 }
 
 /**

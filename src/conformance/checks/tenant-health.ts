@@ -45,7 +45,12 @@ export const tenantChecks: Check[] = [
       const result = await ctx.client.tenant.update({ name });
       expectStatus(result, 200, 'part 4: update tenant answers 200');
       const after = expectShape(result, envelope(Tenant), 'D15: PATCH answers the tenant');
-      expect(after.data.name === name && after.data.settings.apiVersion === data.settings.apiVersion, 'D15: PATCH changes only what was sent', `name ${after.data.name}`, result);
+      expect(
+        after.data.name === name && after.data.settings.apiVersion === data.settings.apiVersion,
+        'D15: PATCH changes only what was sent',
+        `name ${after.data.name}`,
+        result,
+      );
     },
   },
   {
@@ -86,8 +91,16 @@ export const healthChecks: Check[] = [
     run: async (ctx) => {
       const origin = new URL(ctx.client.options.baseUrl).origin;
       for (const base of [ctx.client.options.baseUrl, origin]) {
-        expectShape(await ctx.client.request('GET', `${base}/healthz`, { apiKey: null }), envelope(Health), `D1: ${base}/healthz answers { data: { status: "ok" } }`);
-        expectShape(await ctx.client.request('GET', `${base}/readyz`, { apiKey: null }), envelope(Ready), `D1: ${base}/readyz answers { data: { status: "ready" } }`);
+        expectShape(
+          await ctx.client.request('GET', `${base}/healthz`, { apiKey: null }),
+          envelope(Health),
+          `D1: ${base}/healthz answers { data: { status: "ok" } }`,
+        );
+        expectShape(
+          await ctx.client.request('GET', `${base}/readyz`, { apiKey: null }),
+          envelope(Ready),
+          `D1: ${base}/readyz answers { data: { status: "ready" } }`,
+        );
       }
     },
   },

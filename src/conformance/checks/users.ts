@@ -46,7 +46,12 @@ export const userChecks: Check[] = [
       const user = await createUser(ctx, 'user201');
       expectStatus(user.result, 201, 'part 7/D15: create → 201 Created');
       const { data } = expectShape(user.result, envelope(User), 'D15/D13: the user fields');
-      expect(data.email === user.email && data.trustLevel === 'basic', 'D15: email kept, trustLevel defaults to basic', `${data.email} ${data.trustLevel}`, user.result);
+      expect(
+        data.email === user.email && data.trustLevel === 'basic',
+        'D15: email kept, trustLevel defaults to basic',
+        `${data.email} ${data.trustLevel}`,
+        user.result,
+      );
       expectShape(await ctx.client.users.get(user.id), envelope(User), 'D15: GET /users/:id answers the user fields');
     },
   },
@@ -89,11 +94,19 @@ export const userChecks: Check[] = [
     profile: 'emulator',
     creates: false,
     run: async (ctx) => {
-      for (const [body, field] of [[{ email: 'not-an-email' }, 'email'], [{ email: ctx.email('bad'), trustLevel: 'root' }, 'trustLevel']] as const) {
+      for (const [body, field] of [
+        [{ email: 'not-an-email' }, 'email'],
+        [{ email: ctx.email('bad'), trustLevel: 'root' }, 'trustLevel'],
+      ] as const) {
         const result = await ctx.client.request('POST', '/users', { body });
         expectErrorCode(result, 400, 'validation_error', 'part 7/D6: a bad body is 400 validation_error');
         const details = (result.body as { details: Array<{ path?: string }> }).details;
-        expect(details.some((d) => d.path === field), 'D6: details name the bad field', JSON.stringify(details), result);
+        expect(
+          details.some((d) => d.path === field),
+          'D6: details name the bad field',
+          JSON.stringify(details),
+          result,
+        );
       }
     },
   },
@@ -111,7 +124,12 @@ export const userChecks: Check[] = [
       const wrong = page.data.find((u) => u.trustLevel !== 'verified');
       expect(wrong === undefined, 'D7: trust_level filters', `user ${wrong?.id} is ${wrong?.trustLevel}`, all);
       const found = await ctx.client.users.list({ trust_level: 'trusted', search: user.email });
-      expect(found.ok && found.body.total === 1 && found.body.data[0]?.id === user.id, 'D7: trust_level and search combine', 'the new trusted user is not found', found);
+      expect(
+        found.ok && found.body.total === 1 && found.body.data[0]?.id === user.id,
+        'D7: trust_level and search combine',
+        'the new trusted user is not found',
+        found,
+      );
       const other = await ctx.client.users.list({ trust_level: 'basic', search: user.email });
       expect(other.ok && other.body.total === 0, 'D7: trust_level filters', 'a trusted user is listed under basic', other);
     },
@@ -123,7 +141,13 @@ export const userChecks: Check[] = [
     spec: 'D7',
     profile: 'emulator',
     creates: false,
-    run: async (ctx) => expectErrorCode(await ctx.client.request('GET', '/users', { query: { trust_level: 'root' } }), 400, 'validation_error', 'D7: an unknown trust level is 400'),
+    run: async (ctx) =>
+      expectErrorCode(
+        await ctx.client.request('GET', '/users', { query: { trust_level: 'root' } }),
+        400,
+        'validation_error',
+        'D7: an unknown trust level is 400',
+      ),
   },
   ...pagingChecks('users', async (ctx, label) => (await createUser(ctx, label)).email),
   ...pageBoundChecks('users', '/users'),

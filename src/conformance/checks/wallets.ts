@@ -27,7 +27,11 @@ export function ed25519PublicKey(seedHex: string): string {
 
 async function delegatedSession(ctx: CheckContext, expiresIn = '1h') {
   const wallet = await claimedWallet(ctx);
-  const result = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] }, expiresIn });
+  const result = await ctx.client.delegatedSessions.create(wallet.token, {
+    walletId: wallet.walletId,
+    permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] },
+    expiresIn,
+  });
   expectStatus(result, 201, 'D15: POST /delegated-sessions creates a session');
   const { data } = expectShape(result, envelope(CreatedDelegatedSession), 'D15: the delegated session and its token (once)');
   ctx.defer({ description: `delegated session ${data.id}`, stage: 'first', run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
@@ -38,7 +42,8 @@ export const walletChecks: Check[] = [
   {
     id: 'wallets.claim',
     tags: ['users', 'wallets'],
-    description: 'POST /users/me/wallet answers 201 with the wallet and, only then, deviceShare and recoveryShare; GET answers it without shares; a second claim is 409',
+    description:
+      'POST /users/me/wallet answers 201 with the wallet and, only then, deviceShare and recoveryShare; GET answers it without shares; a second claim is 409',
     spec: 'part 4 (Users: wallet), D13, D15',
     profile: 'emulator',
     creates: true,
@@ -48,7 +53,12 @@ export const walletChecks: Check[] = [
       expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
       const read = await ctx.client.users.getWallet(wallet.token);
       const { data } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
-      expect(data.id === wallet.walletId && !read.text.includes(wallet.deviceShare), 'D13: the shares are answered once, at the claim', 'GET shows a share or another wallet', read);
+      expect(
+        data.id === wallet.walletId && !read.text.includes(wallet.deviceShare),
+        'D13: the shares are answered once, at the claim',
+        'GET shows a share or another wallet',
+        read,
+      );
       expectErrorCode(await ctx.client.users.createWallet(wallet.token), 409, 'conflict', 'D13: a wallet is claimed once');
     },
   },
@@ -64,7 +74,12 @@ export const walletChecks: Check[] = [
       const wallet = await claimedWallet(ctx);
       const result = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] });
       const { data } = expectShape(result, envelope(RecoveredKey), 'D15: recover answers walletId, publicKey, privateKey');
-      expect(ed25519PublicKey(data.privateKey) === wallet.publicKey && data.publicKey === wallet.publicKey, 'D13: 2 of 3 shares rebuild the wallet key', 'the recovered seed does not give the wallet public key', result);
+      expect(
+        ed25519PublicKey(data.privateKey) === wallet.publicKey && data.publicKey === wallet.publicKey,
+        'D13: 2 of 3 shares rebuild the wallet key',
+        'the recovered seed does not give the wallet public key',
+        result,
+      );
       const one = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare] });
       expectErrorCode(one, 400, 'validation_error', 'D13: one share is under the 2-of-3 threshold');
     },
@@ -79,12 +94,22 @@ export const walletChecks: Check[] = [
     uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
-      const stored = await ctx.client.mpc.storeShare(wallet.token, { walletId: wallet.walletId, shareIndex: 2, share: wallet.deviceShare, label: ctx.name('share') });
+      const stored = await ctx.client.mpc.storeShare(wallet.token, {
+        walletId: wallet.walletId,
+        shareIndex: 2,
+        share: wallet.deviceShare,
+        label: ctx.name('share'),
+      });
       expectStatus(stored, 201, 'D15: POST /mpc/shares stores a share');
       expectShape(stored, envelope(StoredShare), 'D15: the stored share fields');
       const shares = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
       const { data } = expectShape(shares, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
-      expect(data.some((s) => s.share === wallet.deviceShare), 'D15: the stored share is retrieved', 'not among the shares', shares);
+      expect(
+        data.some((s) => s.share === wallet.deviceShare),
+        'D15: the stored share is retrieved',
+        'not among the shares',
+        shares,
+      );
       const deleted = await ctx.client.mpc.deleteShares(wallet.token, wallet.walletId);
       expectShape(deleted, envelope(DeletedShares), 'D15: DELETE /mpc/shares/:walletId answers the count');
     },
@@ -121,11 +146,21 @@ export const walletChecks: Check[] = [
       expect(tx.status === 'completed' && event !== undefined, 'D13: a create command completes with a created event', `status ${tx.status}`, created);
       const found = await ctx.client.delegatedSessions.query(session.token, session.id, { templateId: TEMPLATE });
       const page = expectShape(found, paginated(Contract), 'D15: query answers a page of contracts');
-      expect(page.data.some((c) => c.contractId === event.contractId), 'D13: query returns active contracts by template', 'the new contract is missing', found);
+      expect(
+        page.data.some((c) => c.contractId === event.contractId),
+        'D13: query returns active contracts by template',
+        'the new contract is missing',
+        found,
+      );
       const archived = await ctx.client.delegatedSessions.execute(session.token, session.id, { exercise: { contractId: event.contractId, choice: 'Archive' } });
       expect(archived.ok && archived.body.data.events.some((e) => e.type === 'archived'), 'D13: Archive archives the contract', 'no archived event', archived);
       const after = await ctx.client.delegatedSessions.query(session.token, session.id, { templateId: TEMPLATE });
-      expect(after.ok && !after.body.data.some((c) => c.contractId === event.contractId && c.status === 'active'), 'D13: query returns active contracts only', 'the archived contract is still active', after);
+      expect(
+        after.ok && !after.body.data.some((c) => c.contractId === event.contractId && c.status === 'active'),
+        'D13: query returns active contracts only',
+        'the archived contract is still active',
+        after,
+      );
     },
   },
   {
@@ -138,7 +173,9 @@ export const walletChecks: Check[] = [
     uses: HOLDS_SESSION,
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx);
-      const result = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: '#conformance:Other:Template', payload: {} } });
+      const result = await ctx.client.delegatedSessions.execute(session.token, session.id, {
+        create: { templateId: '#conformance:Other:Template', payload: {} },
+      });
       expectErrorCode(result, 403, 'permission_denied', 'D6: outside the permissions is 403 permission_denied');
     },
   },
@@ -153,8 +190,18 @@ export const walletChecks: Check[] = [
     run: async (ctx) => {
       const { wallet, session } = await delegatedSession(ctx);
       const revoked = await ctx.client.delegatedSessions.revoke(wallet.token, session.id);
-      expect(revoked.ok && revoked.body.data.status === 'revoked', 'part 3.5: delegated sessions can be revoked', `status ${revoked.ok ? revoked.body.data.status : revoked.status}`, revoked);
-      expectErrorCode(await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: {} } }), 410, 'session_expired', 'D4: a revoked session is 410');
+      expect(
+        revoked.ok && revoked.body.data.status === 'revoked',
+        'part 3.5: delegated sessions can be revoked',
+        `status ${revoked.ok ? revoked.body.data.status : revoked.status}`,
+        revoked,
+      );
+      expectErrorCode(
+        await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: {} } }),
+        410,
+        'session_expired',
+        'D4: a revoked session is 410',
+      );
     },
   },
   {
@@ -167,12 +214,26 @@ export const walletChecks: Check[] = [
     uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
-      const created = await ctx.client.delegatedSessions.create(wallet.token, { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: [] }, maxCommands: 1, expiresIn: '10m' });
+      const created = await ctx.client.delegatedSessions.create(wallet.token, {
+        walletId: wallet.walletId,
+        permissions: { templates: [TEMPLATE], choices: [] },
+        maxCommands: 1,
+        expiresIn: '10m',
+      });
       const { data } = expectShape(created, envelope(CreatedDelegatedSession), 'D15: a delegated session with maxCommands');
-      ctx.defer({ description: `delegated session ${data.id}`, stage: 'first', run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
+      ctx.defer({
+        description: `delegated session ${data.id}`,
+        stage: 'first',
+        run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)),
+      });
       const command = { create: { templateId: TEMPLATE, payload: {} } };
       expectStatus(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 200, 'D15: the first command runs');
-      expectErrorCode(await ctx.client.delegatedSessions.execute(data.token, data.id, command), 403, 'permission_denied', 'D15: maxCommands caps the commands in all');
+      expectErrorCode(
+        await ctx.client.delegatedSessions.execute(data.token, data.id, command),
+        403,
+        'permission_denied',
+        'D15: maxCommands caps the commands in all',
+      );
     },
   },
   {

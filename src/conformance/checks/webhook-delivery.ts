@@ -54,7 +54,8 @@ const RULES: Rule[] = [
     rule: 'signature',
     description: 'the signature is HMAC-SHA256 with the webhook secret over <timestamp>.<exact body bytes>',
     spec: 'part 6 (signature scheme 1–3)',
-    verify: ({ delivery, hook }) => expectValidSignature(delivery, hook.secret, 'part 6: signature = sha256= + hex HMAC-SHA256(secret, "<timestamp>.<body>") over the bytes sent'),
+    verify: ({ delivery, hook }) =>
+      expectValidSignature(delivery, hook.secret, 'part 6: signature = sha256= + hex HMAC-SHA256(secret, "<timestamp>.<body>") over the bytes sent'),
   },
   {
     rule: 'timestamp-seconds',
@@ -64,7 +65,11 @@ const RULES: Rule[] = [
       const value = expectHeader(delivery, TIMESTAMP_HEADER, 'part 6: X-Service-Timestamp is present');
       expect(/^\d+$/.test(value), 'part 6: X-Service-Timestamp is a Unix timestamp in seconds', `got "${value}"`);
       const now = Date.now() / 1000;
-      expect(Number(value) < now + FUTURE_SKEW_SECONDS, 'part 6: X-Service-Timestamp is in seconds, not milliseconds', `${value} lies ${Math.round(Number(value) - now)} s in the future`);
+      expect(
+        Number(value) < now + FUTURE_SKEW_SECONDS,
+        'part 6: X-Service-Timestamp is in seconds, not milliseconds',
+        `${value} lies ${Math.round(Number(value) - now)} s in the future`,
+      );
     },
   },
   {
@@ -74,7 +79,11 @@ const RULES: Rule[] = [
     verify: ({ delivery }) => {
       const value = Number(expectHeader(delivery, TIMESTAMP_HEADER, 'part 6: X-Service-Timestamp is present'));
       const age = delivery.receivedAt / 1000 - value;
-      expect(age <= SIGNATURE_TOLERANCE_SECONDS, 'part 6.5: a receiver rejects timestamps older than 300 s, so deliveries are signed when sent', `the timestamp was ${Math.round(age)} s old on arrival; ${describeDelivery(delivery)}`);
+      expect(
+        age <= SIGNATURE_TOLERANCE_SECONDS,
+        'part 6.5: a receiver rejects timestamps older than 300 s, so deliveries are signed when sent',
+        `the timestamp was ${Math.round(age)} s old on arrival; ${describeDelivery(delivery)}`,
+      );
       expect(age >= -FUTURE_SKEW_SECONDS, 'part 6: X-Service-Timestamp is the time of signing', `the timestamp lies ${Math.round(-age)} s after arrival`);
     },
   },
@@ -94,7 +103,11 @@ const RULES: Rule[] = [
     spec: 'part 2 (webhook event payload)',
     verify: ({ payload }) => {
       const parsed = EventPayload.safeParse(payload);
-      expect(parsed.success, 'part 2: the event payload fields', parsed.success ? '' : `${describeIssues(parsed.error)}; body ${JSON.stringify(payload).slice(0, 300)}`);
+      expect(
+        parsed.success,
+        'part 2: the event payload fields',
+        parsed.success ? '' : `${describeIssues(parsed.error)}; body ${JSON.stringify(payload).slice(0, 300)}`,
+      );
     },
   },
   {
@@ -103,7 +116,11 @@ const RULES: Rule[] = [
     spec: 'part 2 (created_at)',
     verify: ({ payload }) => {
       const value = payload['created_at'];
-      expect(IsoTimestamp.safeParse(value).success && !Number.isNaN(Date.parse(String(value))), 'part 2: created_at is an ISO 8601 UTC timestamp with milliseconds', `got ${JSON.stringify(value)}`);
+      expect(
+        IsoTimestamp.safeParse(value).success && !Number.isNaN(Date.parse(String(value))),
+        'part 2: created_at is an ISO 8601 UTC timestamp with milliseconds',
+        `got ${JSON.stringify(value)}`,
+      );
     },
   },
   {

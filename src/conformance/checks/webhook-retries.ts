@@ -21,7 +21,11 @@ function sameEvent(deliveries: ReceivedDelivery[], rule: string): void {
   const ids = deliveries.map((d) => header(d, EVENT_ID_HEADER));
   const bodyIds = deliveries.map((d) => (JSON.parse(bodyText(d)) as { id?: unknown }).id);
   expect(new Set(ids).size === 1 && ids[0] !== undefined, rule, `event id headers ${ids.join(', ')}`);
-  expect(bodyIds.every((id) => id === ids[0]), rule, `body ids ${bodyIds.join(', ')}`);
+  expect(
+    bodyIds.every((id) => id === ids[0]),
+    rule,
+    `body ids ${bodyIds.join(', ')}`,
+  );
 }
 
 /**
@@ -51,13 +55,26 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
     const hook = await wireWebhook(ctx, 'failing', [quietEventType(ctx)], () => 500);
     const answer = await ctx.client.webhooks.test(hook.id);
     expectStatus(answer, 200, 'D15: the test event is sent');
-    expect(answer.ok && answer.body.data.status === 'failed', 'D9: a non-2xx answer is a failed attempt', `status ${answer.ok ? answer.body.data.status : '?'}`, answer);
+    expect(
+      answer.ok && answer.body.data.status === 'failed',
+      'D9: a non-2xx answer is a failed attempt',
+      `status ${answer.ok ? answer.body.data.status : '?'}`,
+      answer,
+    );
     const deliveryId = answer.body.data.id;
-    const [, clock] = await Promise.all([arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer), ctx.client.emulator.clock()]);
+    const [, clock] = await Promise.all([
+      arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer),
+      ctx.client.emulator.clock(),
+    ]);
     const speed = clock.ok ? clock.body.data.speed : 1;
     await advance(ctx, '59s');
     // On a sped-up clock real milliseconds between calls are emulated seconds: the early-retry probe is only fair at speed 1.
-    if (speed === 1) expect(ctx.receiver.received(hook.url).length === 1, 'part 6: the first retry waits 1 minute', 'a retry came before 1 minute had passed on the emulator clock');
+    if (speed === 1)
+      expect(
+        ctx.receiver.received(hook.url).length === 1,
+        'part 6: the first retry waits 1 minute',
+        'a retry came before 1 minute had passed on the emulator clock',
+      );
     else ctx.note(`clock speed ${speed}: the early-retry probe is left out`);
     for (const [index, delay] of SPEC_RETRY_DELAYS.entries()) {
       await advance(ctx, index === 0 ? '1s' : delay);
@@ -81,7 +98,11 @@ export const webhookRetryChecks: Check[] = [
       const hook = await wireWebhook(ctx, 'retry', [quietEventType(ctx)], (index) => (index === 0 ? 500 : 200));
       const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
       expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
-      const deliveries = await arrival(ctx.receiver.waitFor(hook.url, 2, DELAY_MS[0]! + 60_000 + ctx.timeoutMs), 'part 6: a failed delivery is retried after 1 minute', answer);
+      const deliveries = await arrival(
+        ctx.receiver.waitFor(hook.url, 2, DELAY_MS[0]! + 60_000 + ctx.timeoutMs),
+        'part 6: a failed delivery is retried after 1 minute',
+        answer,
+      );
       const waited = deliveries[1]!.receivedAt - deliveries[0]!.receivedAt;
       ctx.note(`retry came ${Math.round(waited / 1000)} s after the failure`);
       expect(waited >= DELAY_MS[0]! - EARLY_SLACK_MS, 'part 6: attempt 1 comes after a delay of 1 minute', `it came after ${Math.round(waited / 1000)} s`);
@@ -120,11 +141,21 @@ export const webhookRetryChecks: Check[] = [
       const result = await ctx.client.webhooks.deliveries(hook.id);
       const { data } = expectShape(result, list(Delivery), 'D9: deliveries with their attempts');
       const delivery = data.find((d) => d.id === deliveryId) ?? fail('D9: every delivery is listed', `${deliveryId} is missing`, result);
-      expect(delivery.attempts.length === 6 && delivery.attempts.every((a) => a.statusCode === 500), 'D9: every attempt is recorded with its status code', `${delivery.attempts.length} attempts: ${delivery.attempts.map((a) => a.statusCode).join(', ')}`, result);
+      expect(
+        delivery.attempts.length === 6 && delivery.attempts.every((a) => a.statusCode === 500),
+        'D9: every attempt is recorded with its status code',
+        `${delivery.attempts.length} attempts: ${delivery.attempts.map((a) => a.statusCode).join(', ')}`,
+        result,
+      );
       const gaps = delivery.attempts.slice(1).map((a, i) => Date.parse(a.at) - Date.parse(delivery.attempts[i]!.at));
       const slack = 1_000 * Math.max(1, speed);
       const wrong = gaps.findIndex((gap, i) => Math.abs(gap - DELAY_MS[i]!) > slack);
-      expect(wrong === -1, 'part 6: retries wait 1m, 5m, 30m, 2h, 24h', `gap ${wrong + 1} is ${Math.round((gaps[wrong] ?? 0) / 1000)} s, expected ${DELAY_MS[wrong]! / 1000} s`, result);
+      expect(
+        wrong === -1,
+        'part 6: retries wait 1m, 5m, 30m, 2h, 24h',
+        `gap ${wrong + 1} is ${Math.round((gaps[wrong] ?? 0) / 1000)} s, expected ${DELAY_MS[wrong]! / 1000} s`,
+        result,
+      );
     },
   },
   {
@@ -139,9 +170,18 @@ export const webhookRetryChecks: Check[] = [
       const { hook, deliveryId } = await deadDelivery(ctx);
       const [dead, dlq] = await Promise.all([ctx.client.webhooks.deliveries(hook.id, { status: 'dead' }), ctx.client.emulator.dlq()]);
       expect(dead.ok && dead.body.data.some((d) => d.id === deliveryId), 'D9: ?status=dead lists the dead delivery', 'not listed as dead', dead);
-      expect(dlq.ok && dlq.body.data.some((d) => d.id === deliveryId), 'part 3.2: after the fifth failed attempt the delivery is moved to the DLQ', 'not in GET /_emulator/dlq', dlq);
+      expect(
+        dlq.ok && dlq.body.data.some((d) => d.id === deliveryId),
+        'part 3.2: after the fifth failed attempt the delivery is moved to the DLQ',
+        'not in GET /_emulator/dlq',
+        dlq,
+      );
       await advance(ctx, '48h');
-      expect(ctx.receiver.received(hook.url).length === 6, 'part 6.3: a delivery in the DLQ is not retried on its own', `${ctx.receiver.received(hook.url).length} requests`);
+      expect(
+        ctx.receiver.received(hook.url).length === 6,
+        'part 6.3: a delivery in the DLQ is not retried on its own',
+        `${ctx.receiver.received(hook.url).length} requests`,
+      );
     },
   },
   {
@@ -159,7 +199,12 @@ export const webhookRetryChecks: Check[] = [
       expectStatus(result, 200, 'D11: POST /_emulator/deliveries/:id/retry');
       const all = await arrival(ctx.receiver.waitFor(hook.url, arrivals.length + 1, arrivalTimeout(ctx)), 'D9: a DLQ retry sends the delivery again', result);
       sameEvent(all, 'D9: a DLQ retry keeps the event id');
-      expect(result.ok && result.body.data.status === 'succeeded' && result.body.data.attempts.length === arrivals.length + 1, 'D9: the retried delivery succeeds and its attempts list grows', `status ${result.ok ? result.body.data.status : '?'}`, result);
+      expect(
+        result.ok && result.body.data.status === 'succeeded' && result.body.data.attempts.length === arrivals.length + 1,
+        'D9: the retried delivery succeeds and its attempts list grows',
+        `status ${result.ok ? result.body.data.status : '?'}`,
+        result,
+      );
     },
   },
 ];

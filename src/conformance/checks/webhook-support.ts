@@ -68,7 +68,11 @@ export function testDelivery(ctx: CheckContext): Promise<TestDelivery> {
     const hook = await wireWebhook(ctx, 'test-events', [quietEventType(ctx)]);
     const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
     expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
-    const [delivery] = await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: a test event is sent to the webhook URL by HTTP POST', answer);
+    const [delivery] = await arrival(
+      ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)),
+      'part 6: a test event is sent to the webhook URL by HTTP POST',
+      answer,
+    );
     return { hook, answer, delivery: delivery!, payload: payloadOf(delivery!) };
   });
 }
@@ -127,7 +131,13 @@ export function expectValidSignature(delivery: ReceivedDelivery, secret: string 
   try {
     const timestamp = header(delivery, TIMESTAMP_HEADER);
     const nowSeconds = timestamp !== undefined && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : undefined;
-    verifySignature({ secret, body: delivery.body, signature: header(delivery, SIGNATURE_HEADER), timestamp, ...(nowSeconds === undefined ? {} : { nowSeconds }) });
+    verifySignature({
+      secret,
+      body: delivery.body,
+      signature: header(delivery, SIGNATURE_HEADER),
+      timestamp,
+      ...(nowSeconds === undefined ? {} : { nowSeconds }),
+    });
   } catch (error) {
     if (error instanceof WebhookVerificationError) fail(rule, `${error.reason}: ${error.message}; ${describeDelivery(delivery)}`);
     throw error;

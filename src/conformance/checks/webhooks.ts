@@ -56,7 +56,11 @@ export const webhookChecks: Check[] = [
     creates: true,
     run: async (ctx) => {
       const hook = await wireWebhook(ctx, 'update', ['user.created']);
-      expectSuccess(await ctx.client.request('PATCH', `/webhooks/${hook.id}`, { body: { events: ['user.created', 'tx.completed'] } }), 200, 'part 4: update webhook');
+      expectSuccess(
+        await ctx.client.request('PATCH', `/webhooks/${hook.id}`, { body: { events: ['user.created', 'tx.completed'] } }),
+        200,
+        'part 4: update webhook',
+      );
     },
   },
   {
@@ -116,7 +120,12 @@ export const webhookChecks: Check[] = [
       expect(data.url === hook.url && data.enabled, 'D15: the webhook holds the url and is enabled', `${data.url} enabled=${data.enabled}`, hook.result);
       const listing = await ctx.client.webhooks.list();
       const { data: hooks } = expectShape(listing, list(Webhook), 'D7/D15: GET /webhooks is { data: [ webhook ] }');
-      expect(hooks.some((h) => h.id === hook.id), 'D15: a new webhook is listed', `${hook.id} is missing`, listing);
+      expect(
+        hooks.some((h) => h.id === hook.id),
+        'D15: a new webhook is listed',
+        `${hook.id} is missing`,
+        listing,
+      );
       expect(!listing.text.includes(data.secret), 'D8: the secret is answered once, never in listings', 'GET /webhooks shows a secret', listing);
     },
   },
@@ -129,7 +138,12 @@ export const webhookChecks: Check[] = [
     creates: false,
     run: async (ctx) => {
       for (const events of [['conformance.nope'], []]) {
-        expectErrorCode(await ctx.client.request('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/x', events } }), 400, 'validation_error', `D8: events ${JSON.stringify(events)} is 400`);
+        expectErrorCode(
+          await ctx.client.request('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/x', events } }),
+          400,
+          'validation_error',
+          `D8: events ${JSON.stringify(events)} is 400`,
+        );
       }
     },
   },
@@ -143,11 +157,31 @@ export const webhookChecks: Check[] = [
     run: async (ctx) => {
       const { answer, delivery, payload } = await testDelivery(ctx);
       const { data } = expectShape(answer, envelope(Delivery), 'D15: the test answer is the delivery');
-      expect(data.eventId === header(delivery, 'x-service-event-id'), 'D15: the delivery eventId is the event sent', `${data.eventId} ≠ ${header(delivery, 'x-service-event-id')}`, answer);
-      expect(data.status === 'succeeded' && data.attempts.length === 1 && data.attempts[0]!.statusCode === 200, 'D9: a 2xx answer is a succeeded delivery with its attempt', `status ${data.status}, ${data.attempts.length} attempts`, answer);
+      expect(
+        data.eventId === header(delivery, 'x-service-event-id'),
+        'D15: the delivery eventId is the event sent',
+        `${data.eventId} ≠ ${header(delivery, 'x-service-event-id')}`,
+        answer,
+      );
+      expect(
+        data.status === 'succeeded' && data.attempts.length === 1 && data.attempts[0]!.statusCode === 200,
+        'D9: a 2xx answer is a succeeded delivery with its attempt',
+        `status ${data.status}, ${data.attempts.length} attempts`,
+        answer,
+      );
       const type = quietEventType(ctx);
-      expect(payload['type'] === type && data.eventType === type, 'D8: the test event type is the webhook first type', `type ${String(payload['type'])}, subscribed to ${type}`, answer);
-      expect(String(data.attempts[0]!.signedAt) === header(delivery, 'x-service-timestamp'), 'D9: the attempt records the timestamp it was signed with', `${data.attempts[0]!.signedAt}`, answer);
+      expect(
+        payload['type'] === type && data.eventType === type,
+        'D8: the test event type is the webhook first type',
+        `type ${String(payload['type'])}, subscribed to ${type}`,
+        answer,
+      );
+      expect(
+        String(data.attempts[0]!.signedAt) === header(delivery, 'x-service-timestamp'),
+        'D9: the attempt records the timestamp it was signed with',
+        `${data.attempts[0]!.signedAt}`,
+        answer,
+      );
     },
   },
   {
@@ -161,7 +195,12 @@ export const webhookChecks: Check[] = [
       const { payload } = await userCreatedDelivery(ctx);
       const tenant = await ctx.client.tenant.get();
       const pinned = tenant.ok ? tenant.body.data.settings.apiVersion : undefined;
-      expect(payload['api_version'] === pinned, 'D8: api_version is the tenant pinned date', `payload ${String(payload['api_version'])}, tenant ${pinned}`, tenant);
+      expect(
+        payload['api_version'] === pinned,
+        'D8: api_version is the tenant pinned date',
+        `payload ${String(payload['api_version'])}, tenant ${pinned}`,
+        tenant,
+      );
     },
   },
   {
@@ -190,13 +229,23 @@ export const webhookChecks: Check[] = [
       const hook = await wireWebhook(ctx, 'rotate', [quietEventType(ctx)]);
       const rotated = await ctx.client.webhooks.update(hook.id, { rotateSecret: true });
       const secret = rotated.ok ? rotated.body.data.secret : undefined;
-      expect(typeof secret === 'string' && secret !== hook.secret, 'D8: rotateSecret issues a new secret, answered once', 'no new secret in the answer', rotated);
+      expect(
+        typeof secret === 'string' && secret !== hook.secret,
+        'D8: rotateSecret issues a new secret, answered once',
+        'no new secret in the answer',
+        rotated,
+      );
       const answer = await ctx.client.webhooks.test(hook.id);
       const [delivery] = await arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'D8: the test event is delivered', answer);
       expectValidSignature(delivery!, secret, 'D8: after rotation deliveries are signed with the new secret');
       let oldStillWorks = true;
       try {
-        verifySignature({ secret: hook.secret ?? '', body: delivery!.body, signature: header(delivery!, 'x-service-signature'), timestamp: header(delivery!, 'x-service-timestamp') });
+        verifySignature({
+          secret: hook.secret ?? '',
+          body: delivery!.body,
+          signature: header(delivery!, 'x-service-signature'),
+          timestamp: header(delivery!, 'x-service-timestamp'),
+        });
       } catch {
         oldStillWorks = false;
       }

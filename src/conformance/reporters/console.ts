@@ -27,10 +27,16 @@ const PAINT: Record<Outcome, (text: string) => string> = {
 
 /** The counts in the words every report uses (summary.ts); a zero is never coloured. */
 function countsText(counts: Counts): string {
-  return countParts(counts).map(({ outcome, text }) => (counts[outcome] > 0 ? PAINT[outcome](text) : text)).join(', ');
+  return countParts(counts)
+    .map(({ outcome, text }) => (counts[outcome] > 0 ? PAINT[outcome](text) : text))
+    .join(', ');
 }
 
-const indent = (text: string, by = '      '): string => text.split('\n').map((line) => `${by}${line}`).join('\n');
+const indent = (text: string, by = '      '): string =>
+  text
+    .split('\n')
+    .map((line) => `${by}${line}`)
+    .join('\n');
 const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
 
 export interface ConsoleReporter {
@@ -68,7 +74,8 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       const failures = report.results.filter((r) => r.outcome === 'failed' || r.outcome === 'error');
       if (failures.length > 0) {
         write(`\n${chalk.bold.red('Failures')}\n`);
-        for (const result of failures) write(`  ${MARK[result.outcome]} ${result.id} — ${result.description} (${result.spec})\n${chalk.red(indent(result.reason ?? ''))}\n`);
+        for (const result of failures)
+          write(`  ${MARK[result.outcome]} ${result.id} — ${result.description} (${result.spec})\n${chalk.red(indent(result.reason ?? ''))}\n`);
       }
       write(`\n${chalk.bold('By area')}\n`);
       const areas = new Map<string, CheckResult[]>();
@@ -80,11 +87,14 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       }
       const removed = report.cleanup.filter((c) => c.ok).length;
       write(`\n${chalk.bold('Cleanup')}: removed ${removed} of ${report.cleanup.length} records the run created`);
-      if (report.kept.length > 0) write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
+      if (report.kept.length > 0)
+        write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
       write('\n');
       const notRun = report.results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith(NOT_RUN) === true);
       const stopped = notRun.length > 0 ? ` (${notRun.length} ${notRun[0]!.reason})` : '';
-      write(`${chalk.bold('Summary')}: ${countsText(counts)}${stopped} of ${counts.total} checks in ${seconds(report.durationMs)} (profile ${report.profile}, ${report.baseUrl})${report.interrupted ? chalk.yellow(' — interrupted') : ''}\n`);
+      write(
+        `${chalk.bold('Summary')}: ${countsText(counts)}${stopped} of ${counts.total} checks in ${seconds(report.durationMs)} (profile ${report.profile}, ${report.baseUrl})${report.interrupted ? chalk.yellow(' — interrupted') : ''}\n`,
+      );
     },
   };
 }
