@@ -43,7 +43,7 @@ export interface RunReport {
   runId: string;
   baseUrl: string;
   profile: Profile;
-  /** How many checks ran at once at most. */
+  /** The most checks the run let run at once (`--concurrency`). */
   concurrency: number;
   startedAt: string;
   durationMs: number;
@@ -83,9 +83,15 @@ const ABORT_GRACE_MS = 3_000;
  */
 export function clientsFor(target: Target, listener?: RunListener) {
   const backoff = sharedBackoff();
-  const fetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff, ...(target.fetch ? { inner: target.fetch } : {}), ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}) });
+  const fetch = suiteFetch({
+    timeoutMs: target.timeoutMs,
+    backoff,
+    ...(target.fetch ? { inner: target.fetch } : {}),
+    ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}),
+  });
   const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
-  const make = (apiKey: string, using = fetch) => createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
+  const make = (apiKey: string, using = fetch) =>
+    createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
   return {
     client: make(target.apiKey),
     unthrottled: make(target.apiKey, unthrottledFetch),
