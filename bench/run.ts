@@ -15,7 +15,7 @@ import { ACME_KEY, FIRST_NAMES, jsonServerCopy, jsonServerFile, svcDataDir, work
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { compare, printTable, type Row } from './lib/report.js';
-import { startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
+import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk } from './lib/wrk.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -389,6 +389,7 @@ try {
 } finally {
   for (const cleanup of cleanups) cleanup();
 }
+if (process.env['BENCH_SVC_BIN']) notes.push(`svc is ${SVC_BIN} (BENCH_SVC_BIN), not this checkout's bin/svc.js.`);
 const meta = {
   notes,
   date: new Date().toISOString(),

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { freePort, startServer, type ServerProcess } from './processes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const SVC_BIN = `${ROOT}bin/svc.js`;
+/** The svc under test; BENCH_SVC_BIN points the same bench at another build (an older checkout, to compare). */
+export const SVC_BIN = process.env['BENCH_SVC_BIN'] ?? `${ROOT}bin/svc.js`;
 const server = (name: string): string => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
 /** `svc serve` on `dataDir`; benchmarks turn rate limits off unless `extraArgs` say otherwise. */
