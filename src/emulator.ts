@@ -13,7 +13,7 @@ import { hashSecret } from './services/api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
-import { Store } from './store/store.js';
+import { FileStore } from './store/file-store.js';
 import { VERSION } from './version.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -49,7 +49,7 @@ export interface Emulator {
  * the webhook dispatcher that resumes every stored delivery. createApp() takes it.
  */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const { store, isNew } = await Store.open({
+  const { store, isNew } = await FileStore.open({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     inMemory: options.inMemory ?? false,
   });

@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Store } from '../src/store/store.js';
+import { FileStore } from '../src/store/file-store.js';
 import { openShares } from '../src/services/wallets.js';
 import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, tempDataDir, type TestEmulator } from '../src/test-support/harness.js';
 
@@ -20,11 +20,11 @@ function readDataFile(dataDir: string): { schemaVersion: number } {
  * Opens a copy of the data dir's files as they are this instant: what a server started after
  * a crash right now would find, whatever the store's file layout.
  */
-async function afterCrash(dataDir: string, check: (store: Store) => void): Promise<void> {
+async function afterCrash(dataDir: string, check: (store: FileStore) => void): Promise<void> {
   const copy = tempDataDir();
   try {
     cpSync(dataDir, copy, { recursive: true });
-    const { store } = await Store.open({ dataDir: copy });
+    const { store } = await FileStore.open({ dataDir: copy });
     try {
       check(store);
     } finally {

@@ -10,7 +10,7 @@ import * as fsPromises from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { startTestEmulator, tempDataDir, type TestEmulator } from '../src/test-support/harness.js';
-import { Store } from '../src/store/store.js';
+import { FileStore } from '../src/store/file-store.js';
 
 /** When set, opening a file under the data dir fails with this code (a permission error). */
 const refuseOpen: { code: string | null } = { code: null };
@@ -40,11 +40,11 @@ async function fileHandlePrototype(): Promise<{ write(data: string): Promise<unk
 }
 
 /** A copy of the data dir opened as the next server would after a crash at this instant. */
-async function afterCrash(dir: string): Promise<Store> {
+async function afterCrash(dir: string): Promise<FileStore> {
   const copy = tempDataDir();
   dirs.push(copy);
   cpSync(dir, copy, { recursive: true });
-  return (await Store.open({ dataDir: copy })).store;
+  return (await FileStore.open({ dataDir: copy })).store;
 }
 
 async function createApp(svc: TestEmulator, name: string): Promise<string> {
@@ -125,7 +125,7 @@ describe('a disk that fails under a running server', () => {
     vi.mocked(proto.write).mockRestore();
     const snapshot = JSON.parse(readFileSync(join(svc.dataDir, 'db.json'), 'utf8')) as { apps: Array<{ id: string }> };
     expect(snapshot.apps.map((app) => app.id)).not.toContain(ids[0]);
-    const { store } = await Store.open({ dataDir: svc.dataDir });
+    const { store } = await FileStore.open({ dataDir: svc.dataDir });
     for (const id of ids) expect(store.get('apps', id)).toBeDefined();
     await store.close();
   });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
 import { JournalCorruptError, JournaledJsonFile, type JournalOp } from './journal-file.js';
-import { Store } from './store.js';
+import { FileStore } from './file-store.js';
 
 type Doc = { schemaVersion: number; journalSeq?: number; apps?: Array<{ id: string; name: string }> };
 
@@ -111,7 +111,7 @@ describe('JournaledJsonFile', () => {
 describe('Store over the journal', () => {
   it('keeps every acknowledged write through compactions that run during a stream of writes', async () => {
     const { dir } = fresh();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     const ids: string[] = [];
     const now = new Date().toISOString();
     const writes: Array<Promise<unknown>> = [];
@@ -128,7 +128,7 @@ describe('Store over the journal', () => {
     await Promise.all(writes);
     await store.close();
     expect(existsSync(join(dir, 'db.journal'))).toBe(false);
-    const { store: reopened } = await Store.open({ dataDir: dir });
+    const { store: reopened } = await FileStore.open({ dataDir: dir });
     expect(ids.filter((id) => !reopened.get('apps', id))).toEqual([]);
     expect(reopened.newestFirst('apps', 'ten_j')).toHaveLength(400);
     await reopened.close();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
 import type { WalletRecord } from './records.js';
-import { DATA_FILE, Store } from './store.js';
+import { DATA_FILE, FileStore } from './file-store.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -46,18 +46,18 @@ const rawLine = (record: WalletRecord) => JSON.stringify(record).replaceAll('","
 const snapshotText = (dir: string) => readFileSync(join(dir, DATA_FILE), 'latin1');
 
 /** The store as the next server would open a copy of the dir now (snapshot and journal). */
-async function reopenCopy(dir: string): Promise<Store> {
+async function reopenCopy(dir: string): Promise<FileStore> {
   const copy = tempDataDir();
   dirs.push(copy);
   cpSync(dir, copy, { recursive: true });
-  return (await Store.open({ dataDir: copy })).store;
+  return (await FileStore.open({ dataDir: copy })).store;
 }
 
 describe('lazily parsed wallet records', () => {
   const wallets = [wallet(1), wallet(2, OTHER_TENANT), wallet(3), wallet(4)];
 
   it('answer get, getOwned, all, newestFirst, ofTenant and count as parsed records', async () => {
-    const { store } = await Store.open({ dataDir: dataDirWith(wallets) });
+    const { store } = await FileStore.open({ dataDir: dataDirWith(wallets) });
     try {
       expect(store.count('wallets')).toBe(4);
       expect(store.get('wallets', 'wal_lazy3')).toEqual(wallets[2]);
@@ -76,7 +76,7 @@ describe('lazily parsed wallet records', () => {
 
   it('write a never-read record back unchanged at compaction, and a read or changed one as JSON', async () => {
     const dir = dataDirWith(wallets);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     store.get('wallets', 'wal_lazy1');
     await store.write(() => store.update('wallets', 'wal_lazy3', { claimedAt: '2026-02-01T00:00:00.000Z' }));
     await store.compact();
@@ -86,7 +86,7 @@ describe('lazily parsed wallet records', () => {
     expect(text).toContain(JSON.stringify(wallets[0]));
     expect(text).toContain(JSON.stringify({ ...wallets[2], claimedAt: '2026-02-01T00:00:00.000Z' }));
     await store.close();
-    const { store: again } = await Store.open({ dataDir: dir });
+    const { store: again } = await FileStore.open({ dataDir: dir });
     // An update moves the record to the end of insertion order, lazily held or not.
     expect([...again.all('wallets')]).toEqual([wallets[0], wallets[1], wallets[3], { ...wallets[2], claimedAt: '2026-02-01T00:00:00.000Z' }]);
     await again.close();
@@ -94,7 +94,7 @@ describe('lazily parsed wallet records', () => {
 
   it('update and remove a never-read record, and the journal replays over unparsed ones', async () => {
     const dir = dataDirWith(wallets);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     const claimedAt = '2026-02-02T00:00:00.000Z';
     const updated = await store.write(() => store.update('wallets', 'wal_lazy2', { claimedAt }));
     expect(updated).toEqual({ ...wallets[1], claimedAt });
@@ -116,7 +116,7 @@ describe('lazily parsed wallet records', () => {
 
   it('are emptied by a reset, and a reset reaches the disk', async () => {
     const dir = dataDirWith(wallets);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     await store.write(() => {
       store.clear();
       store.insert('wallets', wallet(6));
@@ -133,11 +133,11 @@ describe('lazily parsed wallet records', () => {
   it('keep non-ASCII text intact, and write it back as ASCII', async () => {
     const named = { ...wallet(7), userId: 'usr_müller' };
     const dir = dataDirWith([named, wallet(8)]);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     await store.compact();
     await store.close();
     expect(readFileSync(join(dir, DATA_FILE)).every((byte) => byte < 0x80)).toBe(true);
-    const { store: again } = await Store.open({ dataDir: dir });
+    const { store: again } = await FileStore.open({ dataDir: dir });
     expect(again.get('wallets', named.id)).toEqual(named);
     await again.close();
   });
@@ -147,7 +147,7 @@ describe('lazily parsed wallet records', () => {
     const { tenantId, ...rest } = wallet(9);
     const odd = { tenantId, ...rest };
     writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(odd)}\n]\n}\n`);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     expect([...store.all('wallets')]).toEqual([wallet(9)]);
     await store.close();
   });
@@ -160,7 +160,7 @@ describe('lazily parsed wallet records', () => {
       join(dir, DATA_FILE),
       `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${JSON.stringify(wallet(1))},${JSON.stringify(legacy)},\n${JSON.stringify(wallet(3))}\n]\n}\n`,
     );
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     expect(store.count('wallets')).toBe(3);
     expect(store.get('wallets', 'wal_lazy1')).toEqual(wallet(1));
     expect(store.get('wallets', 'wal_lazy2')).toEqual(legacy);
@@ -173,7 +173,7 @@ describe('lazily parsed wallet records', () => {
     const text = snapshotText(dir).replace('"claimedAt":null', '"claimedAt":nul');
     expect(text).not.toBe(snapshotText(dir));
     writeFileSync(join(dir, DATA_FILE), text);
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     expect(store.get('wallets', 'wal_lazy2')).toEqual(wallet(2));
     expect(() => store.get('wallets', 'wal_lazy1')).toThrow(/the record wal_lazy1 in db\.json is not valid JSON/);
     // Every later use that needs all the tenant's wallets fails the same way, never with a partial answer.

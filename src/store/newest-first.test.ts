@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AppRecord } from './records.js';
-import { Store } from './store.js';
+import { FileStore } from './file-store.js';
 
 const TENANTS = ['ten_a', 'ten_b'];
 
@@ -36,7 +36,7 @@ describe('newest-first order', () => {
   it('is always what sorting the tenant records afresh gives', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps) => {
-        const { store } = await Store.open({ inMemory: true });
+        const { store } = await FileStore.open({ inMemory: true });
         let serial = 0;
         // Reads first, so that later steps change an order already built.
         for (const tenantId of TENANTS) store.newestFirst('apps', tenantId);

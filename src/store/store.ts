@@ -1,174 +1,130 @@
 /**
- * The store (DESIGN D12): every collection lives in memory behind id, tenant, unique-key and
- * newest-first indexes; lowdb's JSON file under the data dir, with its append-only journal
- * (journal-file.ts), is the durable copy. A mutation is applied in memory inside `write()`
- * and recorded as journal operations; `write()` settles only once they are fdatasynced.
- * Writes that arrive while one append runs share the next one (group commit). Compaction
- * into db.json runs off the request path, and on close.
+ * The store as the services see it (DESIGN D12): every collection in memory behind its id,
+ * tenant, unique-key and newest-first indexes (collection.ts), read synchronously, and changed
+ * only inside `write()`. Where the changes are kept is a backend's business: the data dir's
+ * journal and db.json (file-store.ts, the embedded default), or a PostgreSQL database that
+ * several `svc serve` processes share (postgres/store.ts). Both pass the one contract suite
+ * (store-contract.ts).
+ *
+ * A backend shared by several processes also keeps what those processes must agree on beyond
+ * records: the rate-limit buckets, the claim on a delivery attempt, the injected faults and the
+ * clock. A store of one process keeps them in memory, here.
  */
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Low, Memory } from 'lowdb';
 import { ApiError } from '../errors.js';
-import { Collection, createCollections, LAZY_COLLECTIONS, type Collections } from './collection.js';
-import { checkDocument, DATA_FILE, emptyDocument, SCHEMA_VERSION, StoreOpenError, type StoreDocument } from './document.js';
-import { JournaledJsonFile, type JournalOp } from './journal-file.js';
-import { acquireLock } from './lock.js';
+import { createCollections, type Collection, type Collections } from './collection.js';
 import type { AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
-import type { RawRecord } from './snapshot.js';
+import { TokenBuckets, type Decision } from './token-buckets.js';
 
-export { DATA_FILE, SCHEMA_VERSION, StoreOpenError, type StoreDocument } from './document.js';
+/** One change, as a backend keeps it: a record put (added or replaced), a record deleted, or every collection emptied. */
+export type StoreOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
 
-export interface StoreOptions {
-  /** Directory of the data file; ignored when inMemory. */
-  dataDir?: string;
-  inMemory?: boolean;
-}
+/** A change made by another process sharing the store, once applied here. */
+export type RemoteChange = { op: 'put'; name: CollectionName; record: AnyRecord } | { op: 'del'; name: CollectionName; id: string } | { op: 'clear' };
 
-/** Compact when the journal outgrows this, or the last snapshot if that is larger. */
-export const COMPACT_MIN_JOURNAL_BYTES = 8 * 1024 * 1024;
-
-interface Deferred {
-  promise: Promise<void>;
-  resolve: () => void;
-  reject: (error: unknown) => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
-
-export class Store {
-  readonly dataDir: string | null;
-  readonly #db: Low<StoreDocument>;
-  readonly #file: JournaledJsonFile<StoreDocument> | null;
-  #ops: JournalOp[] = [];
-  #compaction: Promise<void> | null = null;
-  readonly #collections: Collections;
-  readonly #releaseLock: () => void;
-  #next: Deferred | null = null;
-  #writing = false;
-  #closed = false;
-  #lastWriteError: unknown = null;
+export abstract class Store {
+  /** The data dir of a file store; null in memory or in a database. */
+  abstract readonly dataDir: string | null;
+  /** What `/readyz` and the dashboard name the backend. */
+  abstract readonly kind: 'memory' | 'file' | 'postgres';
+  protected readonly collections: Collections = createCollections();
+  /** The changes of the write under way. */
+  protected ops: StoreOp[] = [];
+  /** How to take back the changes of the write under way, newest last (a backend that can refuse a write needs them). */
+  protected undo: Array<() => void> | null = null;
   #committedHooks: Array<() => void> | null = null;
-
-  private constructor(db: Low<StoreDocument>, dataDir: string | null, releaseLock: () => void) {
-    this.#db = db;
-    this.#file = db.adapter instanceof JournaledJsonFile ? (db.adapter as JournaledJsonFile<StoreDocument>) : null;
-    this.dataDir = dataDir;
-    this.#releaseLock = releaseLock;
-    this.#collections = createCollections();
-  }
-
-  /** Opens (and locks) the data dir, or an in-memory store. `isNew` tells whether it needs seeding. */
-  static async open(options: StoreOptions): Promise<{ store: Store; isNew: boolean }> {
-    if (options.inMemory) {
-      const db = new Low<StoreDocument>(new Memory(), emptyDocument());
-      return { store: new Store(db, null, () => {}), isNew: true };
-    }
-    const dataDir = resolve(options.dataDir ?? '.svc');
-    try {
-      mkdirSync(dataDir, { recursive: true });
-    } catch (error) {
-      throw new StoreOpenError(`cannot create the data dir ${dataDir}: ${(error as Error).message}`);
-    }
-    const release = acquireLock(dataDir);
-    try {
-      const path = join(dataDir, DATA_FILE);
-      const db = new Low<StoreDocument>(new JournaledJsonFile<StoreDocument>(path, { lazy: LAZY_COLLECTIONS }), emptyDocument());
-      let raw: unknown;
-      try {
-        raw = await db.adapter.read();
-      } catch (error) {
-        throw new StoreOpenError(
-          `the data file ${path} cannot be read (${(error as Error).message}); it was left untouched. ` + 'Move it away or start with another --data-dir.',
-        );
-      }
-      const store = new Store(db, dataDir, release);
-      if (raw === null) return { store, isNew: true };
-      store.#load(checkDocument(raw, path));
-      return { store, isNew: false };
-    } catch (error) {
-      release();
-      throw error;
-    }
-  }
-
-  #load(document: StoreDocument): void {
-    for (const name of COLLECTION_NAMES) {
-      const collection = this.#collections[name] as unknown as Collection<AnyRecord>;
-      // A lazy collection's records may be RawRecords (see LAZY_COLLECTIONS in collection.ts).
-      for (const record of document[name] as Array<AnyRecord | RawRecord>) collection.load(record);
-    }
-  }
+  readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
+  readonly #buckets = new TokenBuckets();
 
   get<K extends CollectionName>(name: K, id: string): CollectionTypes[K] | undefined {
-    return this.#collections[name].get(id);
+    return this.collections[name].get(id);
   }
 
   /** A record of the tenant, or undefined: another tenant's record is as good as absent (D3). */
   getOwned<K extends CollectionName>(name: K, tenantId: string, id: string): CollectionTypes[K] | undefined {
-    const record = this.#collections[name].get(id);
+    const record = this.collections[name].get(id);
     return record !== undefined && (record as AnyRecord).tenantId === tenantId ? record : undefined;
   }
 
   /** The record that holds a unique key (see UNIQUE_KEYS in collection.ts). */
   findByKey<K extends CollectionName>(name: K, key: string): CollectionTypes[K] | undefined {
-    const collection = this.#collections[name];
+    const collection = this.collections[name];
     const id = collection.idOfKey(key);
     return id === undefined ? undefined : collection.get(id);
   }
 
   /** Every record of a collection, in insertion order. */
   all<K extends CollectionName>(name: K): IterableIterator<CollectionTypes[K]> {
-    return this.#collections[name].values();
+    return this.collections[name].values();
   }
 
   /** Every record of one tenant, newest first then id (D7); a live view: do not change it. */
   newestFirst<K extends CollectionName>(name: K, tenantId: string): readonly CollectionTypes[K][] {
-    return this.#collections[name].newestFirst(tenantId);
+    return this.collections[name].newestFirst(tenantId);
   }
 
   /** Changes whenever a record of the tenant is added, replaced or removed in the collection, and at a reset. */
   version(name: CollectionName, tenantId: string): number {
-    return this.#collections[name].version(tenantId);
+    return this.collections[name].version(tenantId);
   }
 
   /** Every record of one tenant, in insertion order. */
   ofTenant<K extends CollectionName>(name: K, tenantId: string): CollectionTypes[K][] {
-    const map = this.#collections[name].ofTenant(tenantId);
+    const map = this.collections[name].ofTenant(tenantId);
     return map ? [...(map.values() as IterableIterator<CollectionTypes[K]>)] : [];
   }
 
   count<K extends CollectionName>(name: K, tenantId?: string): number {
-    const collection = this.#collections[name];
+    const collection = this.collections[name];
     return tenantId === undefined ? collection.size : (collection.ofTenant(tenantId)?.size ?? 0);
   }
 
   /**
-   * Applies `mutate` (synchronously, so nothing interleaves with it) and settles once the
-   * change is durable. A failed disk write rejects with 503 store_unavailable.
+   * Runs `mutate` (synchronously, so nothing interleaves with it) and settles once the change
+   * is durable; a backend that cannot keep it rejects with 503 store_unavailable.
    */
-  async write<T>(mutate: () => T): Promise<T> {
-    if (this.#closed) throw new ApiError('store_unavailable', 'the store is closed');
-    const hooks: Array<() => void> = [];
-    this.#committedHooks = hooks;
-    let result: T;
-    try {
-      result = mutate();
-    } finally {
-      this.#committedHooks = null;
-    }
-    await this.#commit();
-    for (const hook of hooks) hook();
-    return result;
+  abstract write<T>(mutate: () => T): Promise<T>;
+
+  /** Brings the records up to date with what other processes wrote; undefined when nothing can be behind (one process). */
+  sync(): Promise<void> | undefined {
+    return undefined;
+  }
+
+  /** Settles once every write this process started has settled. */
+  abstract settled(): Promise<void>;
+
+  /** Whether the last write was kept (used by /readyz). */
+  abstract get writable(): boolean;
+
+  /** Checks the backend again (for /readyz after a failure). */
+  abstract probe(): Promise<boolean>;
+
+  /** Makes what is written compact and quick to open (after seeding); ends the start, so a process waiting to open goes on. */
+  abstract compact(): Promise<void>;
+
+  /** Flushes what is pending and lets go of the backend. */
+  abstract close(): Promise<void>;
+
+  /**
+   * Takes a token from the rate-limit bucket `id` (D16). A store of one process answers at
+   * once; a shared one keeps the buckets where every process takes from them.
+   */
+  takeToken(id: string, rate: number): Decision | Promise<Decision> {
+    return this.#buckets.take(id, rate, performance.now());
+  }
+
+  /**
+   * Claims the next attempt of delivery `id`, due at or before `nowIso`, for this process: true
+   * when no other process is making it. A store of one process has no one to share it with.
+   */
+  claimAttempt(_id: string, _nowIso: string): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+
+  /** Called with each change another process made, once applied here (the dispatcher plans deliveries from it). */
+  onRemoteChange(listener: (change: RemoteChange) => void): () => void {
+    this.#remoteListeners.add(listener);
+    return () => this.#remoteListeners.delete(listener);
   }
 
   /**
@@ -181,169 +137,89 @@ export class Store {
   }
 
   insert<K extends CollectionName>(name: K, record: CollectionTypes[K]): CollectionTypes[K] {
-    const collection = this.#collections[name];
+    const collection = this.collections[name];
     if (collection.has(record.id)) throw new Error(`duplicate id ${record.id} in ${name}`);
     collection.add(record);
-    this.#ops.push(['put', name, record]);
+    this.ops.push(['put', name, record]);
+    this.undo?.push(() => collection.delete(record));
     return record;
   }
 
   /** Replaces a record with a patched copy (records are never mutated in place). */
   update<K extends CollectionName>(name: K, id: string, patch: Partial<CollectionTypes[K]>): CollectionTypes[K] {
-    const collection = this.#collections[name];
+    const collection = this.collections[name];
     const current = collection.get(id);
-    if (!current) throw new Error(`no ${name} record ${id}`);
+    // Only a race can get here (another process removed it meanwhile): answer as if it had gone first.
+    if (!current) throw new ApiError('not_found', `no ${name} record ${id}`);
     const next = { ...current, ...patch, id: current.id } as CollectionTypes[K];
     collection.replace(current, next);
-    this.#ops.push(['put', name, next]);
+    this.ops.push(['put', name, next]);
+    this.undo?.push(() => collection.replace(next, current));
     return next;
   }
 
   remove<K extends CollectionName>(name: K, id: string): boolean {
-    const collection = this.#collections[name];
+    const collection = this.collections[name];
     const current = collection.get(id);
     if (!current) return false;
     collection.delete(current);
-    this.#ops.push(['del', name, id]);
+    this.ops.push(['del', name, id]);
+    this.undo?.push(() => collection.add(current));
     return true;
   }
 
   /**
    * Empties every collection (POST /_emulator/reset). Only inside `write()`, so that the
-   * emptying and whatever the same write inserts after it reach the disk together.
+   * emptying and whatever the same write inserts after it reach the backend together.
    */
   clear(): void {
     if (!this.#committedHooks) throw new Error('clear() is only valid inside store.write()');
-    for (const name of COLLECTION_NAMES) this.#collections[name].clear();
-    this.#ops.push(['clear']);
-  }
-
-  /** Whether the last write reached the disk (used by /readyz). */
-  get writable(): boolean {
-    return this.#lastWriteError === null && !this.#closed;
-  }
-
-  /** Checks the disk again (for /readyz after a failure): the journal can be opened and synced. */
-  async probe(): Promise<boolean> {
-    if (!this.#file) return true;
-    try {
-      await this.#file.probe();
-      this.#lastWriteError = null;
-      return true;
-    } catch (error) {
-      this.#lastWriteError = error;
-      return false;
-    }
-  }
-
-  /** Flushes what is pending, compacts the journal into db.json, and releases the lock. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    try {
-      if (this.#next || this.#writing || this.#ops.length > 0) await this.#commit();
-      if (this.#file && this.#lastWriteError === null) await this.#compact();
-    } catch {
-      /* a failed append was already answered as 503; the journal keeps what was acknowledged */
-    } finally {
-      this.#closed = true;
-      await this.#file?.close();
-      this.#releaseLock();
-    }
-  }
-
-  /** Compacts the journal into db.json now (after seeding, on close). */
-  async compact(): Promise<void> {
-    if (!this.#file) return;
-    await this.#commit();
-    await this.#compact();
-  }
-
-  /** Waits for any compaction under way, then rotates (between appends) and compacts. */
-  async #compact(): Promise<void> {
-    while (this.#compaction) await this.#compaction;
-    return this.#claimCompaction(async () => {
-      while (this.#writing) await new Promise((resolve) => setImmediate(resolve));
-      this.#writing = true;
-      try {
-        await this.#file!.rotate();
-      } finally {
-        this.#writing = false;
-        if (this.#next) setImmediate(() => void this.#flush());
-      }
-      await this.#writeSnapshot();
-    });
-  }
-
-  /** Runs one compaction at a time: the slot is taken before the first await. */
-  #claimCompaction(run: () => Promise<void>): Promise<void> {
-    const running = run();
-    const tracked: Promise<void> = running
-      .catch(() => {
-        /* the journal still holds everything; the next compaction tries again */
-      })
-      .finally(() => {
-        if (this.#compaction === tracked) this.#compaction = null;
+    if (this.undo) {
+      const held = COLLECTION_NAMES.map((name) => [name, [...this.collections[name].values()]] as const);
+      this.undo.push(() => {
+        for (const [name, records] of held) for (const record of records) this.#collection(name).add(record);
       });
-    this.#compaction = tracked;
-    return running;
-  }
-
-  /**
-   * Streams a snapshot of what is in memory into db.json, alongside later appends. The
-   * journal was just rotated, so the snapshot holds every batch the rotated journal holds.
-   */
-  async #writeSnapshot(): Promise<void> {
-    this.#db.data = this.#snapshot();
-    await this.#db.write();
-  }
-
-  #commit(): Promise<void> {
-    if (this.dataDir === null) {
-      this.#ops = [];
-      return Promise.resolve();
     }
-    if (!this.#next) {
-      this.#next = deferred();
-      if (!this.#writing) setImmediate(() => void this.#flush());
-    }
-    return this.#next.promise;
+    for (const name of COLLECTION_NAMES) this.collections[name].clear();
+    this.ops.push(['clear']);
   }
 
-  async #flush(): Promise<void> {
-    // A compaction rotating the journal holds #writing; it reschedules this flush when done.
-    if (this.#writing) return;
-    const batch = this.#next;
-    if (!batch) return;
-    this.#next = null;
-    this.#writing = true;
-    const ops = this.#ops;
-    this.#ops = [];
+  /** Runs `mutate` as a write: its onCommitted hooks are gathered and answered with its result. */
+  protected runMutation<T>(mutate: () => T): { result: T; hooks: Array<() => void> } {
+    const hooks: Array<() => void> = [];
+    this.#committedHooks = hooks;
     try {
-      await this.#file!.append(ops);
-      this.#lastWriteError = null;
-      batch.resolve();
-      // Compaction starts between appends (rotation needs that) and then runs alongside them.
-      const file = this.#file!;
-      if (!this.#compaction && file.journalBytes > Math.max(COMPACT_MIN_JOURNAL_BYTES, file.snapshotBytes)) {
-        await file.rotate();
-        void this.#claimCompaction(() => this.#writeSnapshot());
-      }
-    } catch (error) {
-      // The batch never became durable: keep its operations for the next append.
-      this.#ops = [...ops, ...this.#ops];
-      this.#lastWriteError = error;
-      batch.reject(new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`));
+      return { result: mutate(), hooks };
     } finally {
-      this.#writing = false;
-      if (this.#next) setImmediate(() => void this.#flush());
+      this.#committedHooks = null;
     }
   }
 
-  #snapshot(): StoreDocument {
-    const document = { schemaVersion: SCHEMA_VERSION } as StoreDocument;
-    for (const name of COLLECTION_NAMES) {
-      (document as Record<string, unknown>)[name] = this.#collections[name].held();
+  /** Applies a change another process made (idempotent: a change seen twice leaves the same records) and tells the listeners. */
+  protected applyRemote(op: StoreOp): void {
+    let change: RemoteChange;
+    if (op[0] === 'clear') {
+      for (const name of COLLECTION_NAMES) this.collections[name].clear();
+      change = { op: 'clear' };
+    } else if (op[0] === 'put') {
+      const name = op[1] as CollectionName;
+      const collection = this.#collection(name);
+      const record = op[2] as AnyRecord;
+      const current = collection.get(record.id);
+      if (current) collection.replace(current, record);
+      else collection.add(record);
+      change = { op: 'put', name, record };
+    } else {
+      const name = op[1] as CollectionName;
+      const collection = this.#collection(name);
+      const current = collection.get(op[2]);
+      if (current) collection.delete(current);
+      change = { op: 'del', name, id: op[2] };
     }
-    return document;
+    for (const listener of this.#remoteListeners) listener(change);
+  }
+
+  #collection(name: CollectionName): Collection<AnyRecord> {
+    return this.collections[name] as unknown as Collection<AnyRecord>;
   }
 }

@@ -11,7 +11,7 @@ import { startTestEmulator, tempDataDir } from '../test-support/harness.js';
 import { JournaledJsonFile, SYNCED_WRITES } from './journal-file.js';
 import { LOCK_FILE } from './lock.js';
 import type { AppRecord } from './records.js';
-import { DATA_FILE, SCHEMA_VERSION, Store, StoreOpenError } from './store.js';
+import { DATA_FILE, SCHEMA_VERSION, FileStore, StoreOpenError } from './file-store.js';
 
 const dirs: string[] = [];
 function freshDir(): string {
@@ -42,10 +42,10 @@ async function readFile(dir: string): Promise<{ schemaVersion: number; apps: App
  * What a crash at this instant would leave: a copy of the data dir's files, opened as the next
  * server would open them. Holds whatever layout the store uses (snapshot, journal, both).
  */
-async function afterCrash(dir: string): Promise<Store> {
+async function afterCrash(dir: string): Promise<FileStore> {
   const copy = freshDir();
   cpSync(dir, copy, { recursive: true });
-  return (await Store.open({ dataDir: copy })).store;
+  return (await FileStore.open({ dataDir: copy })).store;
 }
 
 /** FileHandle's prototype, to count (or fail) the fsyncs every durable write ends with. */
@@ -61,7 +61,7 @@ const DURABLE_STEP = SYNCED_WRITES ? 'write' : 'datasync';
 describe('Store writes', () => {
   it('opens an empty dir as new, and settles each write only once a crash could not lose it', async () => {
     const dir = freshDir();
-    const { store, isNew } = await Store.open({ dataDir: dir });
+    const { store, isNew } = await FileStore.open({ dataDir: dir });
     expect(isNew).toBe(true);
     for (let i = 0; i < 3; i++) {
       const record = app();
@@ -75,7 +75,7 @@ describe('Store writes', () => {
     expect((await readFile(dir)).schemaVersion).toBe(SCHEMA_VERSION);
     // write-then-rename leaves no temp file behind.
     expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
-    const reopened = await Store.open({ dataDir: dir });
+    const reopened = await FileStore.open({ dataDir: dir });
     expect(reopened.isNew).toBe(false);
     expect(reopened.store.count('apps')).toBe(3);
     await reopened.store.close();
@@ -83,7 +83,7 @@ describe('Store writes', () => {
 
   it('coalesces concurrent writes into a few fsyncs, and a crash right after keeps every one', async () => {
     const dir = freshDir();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     await store.write(() => store.insert('apps', app()));
     const fsyncs = vi.spyOn(await fileHandlePrototype(), DURABLE_STEP);
     const records = Array.from({ length: 100 }, () => app());
@@ -99,7 +99,7 @@ describe('Store writes', () => {
 
   it('settles every write that a compaction starting meanwhile interrupts, and keeps them all', async () => {
     const dir = freshDir();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     await store.write(() => store.insert('apps', app()));
     const records = Array.from({ length: 200 }, () => app());
     // Writes go on across event-loop turns while the compaction rotates the journal: a flush
@@ -120,7 +120,7 @@ describe('Store writes', () => {
 
   it('fails a batch the disk took only part of, and keeps the journal whole', async () => {
     const dir = freshDir();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     const kept = app();
     await store.write(() => store.insert('apps', kept));
     const prototype = await fileHandlePrototype();
@@ -145,7 +145,7 @@ describe('Store writes', () => {
 
   it('keeps updates, removes and unique keys through a reopen', async () => {
     const dir = freshDir();
-    const first = await Store.open({ dataDir: dir });
+    const first = await FileStore.open({ dataDir: dir });
     const kept = app('Kept');
     const gone = app('Gone');
     await first.store.write(() => {
@@ -157,7 +157,7 @@ describe('Store writes', () => {
       first.store.remove('apps', gone.id);
     });
     await first.store.close();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     expect(store.get('apps', kept.id)?.name).toBe('Renamed');
     expect(store.get('apps', gone.id)).toBeUndefined();
     expect(store.findByKey('apps', 'ten_test:renamed')?.id).toBe(kept.id);
@@ -168,35 +168,35 @@ describe('Store writes', () => {
 
   it('close() flushes a write that has not settled yet', async () => {
     const dir = freshDir();
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     const record = app();
     const pending = store.write(() => store.insert('apps', record));
     await store.close();
     await pending;
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
-    const reopened = (await Store.open({ dataDir: dir })).store;
+    const reopened = (await FileStore.open({ dataDir: dir })).store;
     expect(reopened.get('apps', record.id)).toEqual(record);
     await reopened.close();
   });
 
   it('a write after close is refused as store_unavailable', async () => {
-    const { store } = await Store.open({ dataDir: freshDir() });
+    const { store } = await FileStore.open({ dataDir: freshDir() });
     await store.close();
     await expect(store.write(() => store.insert('apps', app()))).rejects.toMatchObject({ code: 'store_unavailable', status: 503 });
   });
 
   it('ignores a temp file a crash left behind, and replaces it on the next write', async () => {
     const dir = freshDir();
-    const first = await Store.open({ dataDir: dir });
+    const first = await FileStore.open({ dataDir: dir });
     const record = app();
     await first.store.write(() => first.store.insert('apps', record));
     await first.store.close();
     writeFileSync(join(dir, `.${DATA_FILE}.tmp`), '{"schemaVersion":1,"apps":[{"torn');
-    const { store } = await Store.open({ dataDir: dir });
+    const { store } = await FileStore.open({ dataDir: dir });
     expect(store.get('apps', record.id)).toBeDefined();
     await store.write(() => store.insert('apps', app()));
     await store.close();
-    const reopened = (await Store.open({ dataDir: dir })).store;
+    const reopened = (await FileStore.open({ dataDir: dir })).store;
     expect(reopened.count('apps')).toBe(2);
     await reopened.close();
   });
@@ -204,7 +204,7 @@ describe('Store writes', () => {
   it('opens a file of this version that lacks some collections (they start empty)', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, DATA_FILE), JSON.stringify({ schemaVersion: 1, apps: [app('Old')] }));
-    const { store, isNew } = await Store.open({ dataDir: dir });
+    const { store, isNew } = await FileStore.open({ dataDir: dir });
     expect(isNew).toBe(false);
     expect(store.count('apps')).toBe(1);
     expect(store.count('users')).toBe(0);
@@ -214,7 +214,7 @@ describe('Store writes', () => {
   it('an in-memory store writes no file anywhere', async () => {
     const dir = freshDir();
     const before = readdirSync(dir);
-    const { store, isNew } = await Store.open({ inMemory: true, dataDir: dir });
+    const { store, isNew } = await FileStore.open({ inMemory: true, dataDir: dir });
     expect(isNew).toBe(true);
     expect(store.dataDir).toBeNull();
     await store.write(() => store.insert('apps', app()));
@@ -242,7 +242,7 @@ describe('a data file this version cannot read', () => {
     const path = join(dir, DATA_FILE);
     writeFileSync(path, content);
     const before = readFileSync(path);
-    const error = await Store.open({ dataDir: dir }).then(
+    const error = await FileStore.open({ dataDir: dir }).then(
       () => null,
       (thrown: unknown) => thrown,
     );
