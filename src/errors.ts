@@ -2,8 +2,7 @@
  * The one error model of the API (DESIGN D6): every failure is an ApiError, and one
  * handler in app.ts turns it into the spec's envelope `{ error, code, details }`.
  */
-import type { z } from '@hono/zod-openapi';
-import type { ErrorDetail as ErrorDetailSchema } from './schemas/common.js';
+import { z } from '@hono/zod-openapi';
 
 /** Every machine-readable code the service answers, with its HTTP status. */
 export const ERROR_CODES = {
@@ -44,8 +43,12 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
-/** One entry of `details`: which field, and what is wrong with it (the `ErrorDetail` schema's type). */
-export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+/**
+ * One entry of `details`: which field, and what is wrong with it. The schema lives here, with the
+ * error model, and the error envelope of src/schemas/common.ts is made of it.
+ */
+export const ErrorDetail = z.object({ path: z.string().optional(), message: z.string() }).catchall(z.unknown()).openapi('ErrorDetail');
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
 
 export class ApiError extends Error {
   readonly status: number;

@@ -3,6 +3,10 @@
  * timestamps and ids (D2). One source for validation, OpenAPI and conformance.
  */
 import { z } from '@hono/zod-openapi';
+import { ErrorDetail } from '../errors.js';
+
+/** One entry of an error's `details`: the error model owns it (errors.ts); the package's `schemas.common` names it too. */
+export { ErrorDetail };
 
 /** ISO 8601 UTC with milliseconds, as `2026-11-21T10:00:00.000Z`. */
 export const IsoTimestamp = z
@@ -23,8 +27,6 @@ export const Duration = z
   .string()
   .regex(/^\d+(\.\d+)?(ms|s|m|h|d)$/, 'a duration such as 90s, 15m, 2h or 7d')
   .openapi({ example: '24h' });
-
-export const ErrorDetail = z.object({ path: z.string().optional(), message: z.string() }).catchall(z.unknown()).openapi('ErrorDetail');
 
 /** The error envelope (spec part 2). */
 export const ErrorEnvelope = z.object({ error: z.string(), code: z.string(), details: z.array(ErrorDetail) }).openapi('Error');
