@@ -3,10 +3,8 @@
  * (`*` matches any). A create needs its template; an exercise needs its choice and the
  * template of the contract it acts on, and of every contract it creates.
  */
+import { ANY_TEMPLATE_OR_CHOICE } from '../schemas/words.js';
 import type { LedgerCommand } from './types.js';
-
-/** Matches any template or any choice. */
-export const ANY = '*';
 
 export interface Permissions {
   templates: string[];
@@ -14,7 +12,7 @@ export interface Permissions {
 }
 
 function allows(list: readonly string[], name: string): boolean {
-  return list.includes(ANY) || list.includes(name);
+  return list.includes(ANY_TEMPLATE_OR_CHOICE) || list.includes(name);
 }
 
 /** Whether the permissions allow one template (for queries). */

@@ -1,9 +1,9 @@
 /** Delegated sessions and the embedded ledger's commands (spec part 4; DESIGN D13, D15). */
 import { z } from '@hono/zod-openapi';
 import { parseDuration } from '../duration.js';
-import { ANY } from '../ledger/permissions.js';
 import { Duration, IsoTimestamp, MAX_PAGE_SIZE, idOf } from './common.js';
 import { PartyId } from './users.js';
+import { ANY_TEMPLATE_OR_CHOICE } from './words.js';
 
 /** The longest a delegated session may live. */
 export const MAX_DELEGATED_SESSION_MS = 30 * 24 * 60 * 60 * 1000;
@@ -26,12 +26,12 @@ const JsonObject = z.record(z.string(), z.unknown()).openapi({ type: 'object', a
 export const Permissions = z
   .object({
     templates: z
-      .array(z.union([z.literal(ANY), TemplateId]))
+      .array(z.union([z.literal(ANY_TEMPLATE_OR_CHOICE), TemplateId]))
       .min(1)
       .max(100)
       .openapi({ description: 'Templates the session may create and exercise on; "*" for any' }),
     choices: z
-      .array(z.union([z.literal(ANY), ChoiceName]))
+      .array(z.union([z.literal(ANY_TEMPLATE_OR_CHOICE), ChoiceName]))
       .max(100)
       .openapi({ description: 'Choices the session may exercise; "*" for any' }),
   })

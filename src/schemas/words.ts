@@ -34,6 +34,9 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** A webhook's `events` entry that subscribes to every type. */
 export const ALL_EVENTS = '*';
 
+/** A delegated session's `permissions` entry that matches any template, or any choice. */
+export const ANY_TEMPLATE_OR_CHOICE = '*';
+
 export function isEventType(value: string): value is EventType {
   return (EVENT_TYPES as readonly string[]).includes(value);
 }
