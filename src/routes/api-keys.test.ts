@@ -1,19 +1,21 @@
 /**
- * /v1/api-keys and `x-api-key` authentication (D3) over real HTTP: the value is shown once,
- * never listed nor stored, and a revoked key is refused from the very next request.
+ * /v1/api-keys and `x-api-key` authentication (D3), in-process with the store on disk: the value
+ * is shown once, never listed nor stored, and a revoked key is refused from the very next request.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_KEY, ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, tempDataDir } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { expectError } from '../test-support/expect-error.js';
 
 const KEY_FIELDS = ['createdAt', 'id', 'last4', 'name', 'prefix', 'revokedAt', 'status'];
 
 describe('/v1/api-keys', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    // On disk, to show that no file of the store holds a key value.
+    svc = await startInProcess({ dataDir: tempDataDir() });
   });
   afterAll(() => svc.close());
 
@@ -50,8 +52,8 @@ describe('/v1/api-keys', () => {
 
     // Nothing the store writes (whatever its files) holds a key value: only hashes.
     await svc.request('POST', '/apps', { body: { name: 'flush' } });
-    for (const file of readdirSync(svc.dataDir)) {
-      const onDisk = readFileSync(join(svc.dataDir, file), 'utf8');
+    for (const file of readdirSync(svc.dataDir!)) {
+      const onDisk = readFileSync(join(svc.dataDir!, file), 'utf8');
       expect(onDisk, file).not.toContain(key.key);
       expect(onDisk, file).not.toContain(ACME_KEY);
     }
@@ -107,9 +109,9 @@ describe('/v1/api-keys', () => {
 });
 
 describe('x-api-key authentication', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 
