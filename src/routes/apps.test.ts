@@ -1,24 +1,14 @@
 /**
- * /v1/apps over real HTTP, and the plumbing every endpoint shares (envelopes, content type,
- * request ids, JSON bodies, the 1 MiB limit, unknown routes), driven through /apps.
+ * /v1/apps in-process, and over real HTTP the plumbing every endpoint shares (envelopes, content
+ * type, request ids, JSON bodies, the 1 MiB limit, unknown routes), driven through /apps.
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../test-support/expect-error.js';
 import { ACME_KEY, startTestEmulator, type ApiResponse, type TestEmulator } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 const JSON_UTF8 = 'application/json; charset=utf-8';
-
-/** Asserts the error envelope (D6) and, when given, the fields its `details` name. */
-function expectError(res: ApiResponse, status: number, code: string, paths?: string[]): void {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe(JSON_UTF8);
-  expect(Object.keys(res.body).sort()).toEqual(['code', 'details', 'error']);
-  expect(res.body.code).toBe(code);
-  expect(typeof res.body.error).toBe('string');
-  expect(res.text).not.toMatch(/\n\s+at /);
-  // A field may fail more than one rule (an origin that is no URL breaks the origin pattern too).
-  if (paths) expect([...new Set(res.body.details.map((d: { path: string }) => d.path))].sort()).toEqual([...paths].sort());
-}
 
 /** Sends a body in chunks with no content-length, so only the streaming limit can stop it. */
 function postChunked(url: string, key: string, totalBytes: number): Promise<{ status: number; body: any }> {
@@ -49,9 +39,9 @@ function postChunked(url: string, key: string, totalBytes: number): Promise<{ st
 }
 
 describe('/v1/apps', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator({ clock: { startTime: new Date('2026-12-01T00:00:00.000Z') } });
+    svc = await startInProcess({ clock: { startTime: new Date('2026-12-01T00:00:00.000Z') } });
   });
   afterAll(() => svc.close());
 
@@ -222,6 +212,7 @@ describe('/v1/apps', () => {
   });
 });
 
+// Over a real socket: a streamed body, a request with no content type at all, the listener's answers.
 describe('HTTP plumbing (driven through /apps)', () => {
   let svc: TestEmulator;
   beforeAll(async () => {
