@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAN_LIMITS } from '../services/tenants.js';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 /** The action of the form whose submit button reads `label` on an HTML page. */
 function formAction(html: string, label: RegExp): string {
@@ -11,14 +12,19 @@ function formAction(html: string, label: RegExp): string {
 }
 
 describe('billing through the emulated payment provider', () => {
-  let svc: TestEmulator;
-  const browse = (path: string, init: RequestInit = {}) => fetch(path.startsWith('http') ? path : `${svc.origin}${path}`, { redirect: 'manual', ...init });
+  let svc: InProcessEmulator;
+  // The provider's pages as a browser sees them: no API key, and a redirect is answered, not followed.
+  const browse = (url: string) => svc.request('GET', url, { key: null });
   const submit = (action: string, fields: Record<string, string> = {}) =>
-    browse(action, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    svc.request('POST', action, {
+      key: null,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: new URLSearchParams(fields).toString(),
+    });
   const events = (type: string) => [...svc.emulator.rt.store.all('events')].filter((e) => e.type === type && e.tenantId === ACME_TENANT_ID);
 
   beforeAll(async () => {
-    svc = await startTestEmulator({ clock: { startTime: new Date('2026-12-15T12:00:00.000Z') } });
+    svc = await startInProcess({ clock: { startTime: new Date('2026-12-15T12:00:00.000Z') } });
   });
   afterAll(() => svc.close());
 
@@ -34,7 +40,7 @@ describe('billing through the emulated payment provider', () => {
     const page = await browse(url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-    const html = await page.text();
+    const html = page.text;
     expect(html).toContain('enterprise plan');
     expect(html).toContain('$499.00');
     expect(html).toContain('2,000'); // the enterprise rate
@@ -55,7 +61,7 @@ describe('billing through the emulated payment provider', () => {
     expect((await submit(formAction(html, />Pay</))).status).toBe(410);
     const closed = await browse(url);
     expect(closed.status).toBe(410);
-    expect(await closed.text()).toContain('already been paid');
+    expect(closed.text).toContain('already been paid');
     expect(events('billing.subscription.updated')).toHaveLength(1);
   });
 
@@ -64,7 +70,7 @@ describe('billing through the emulated payment provider', () => {
     const created = await svc.request('POST', '/billing/checkout', {
       body: { plan: 'free', successUrl: 'https://app.example.com/ok', cancelUrl: 'https://app.example.com/cancelled' },
     });
-    const html = await (await browse(created.body.data.url)).text();
+    const html = (await browse(created.body.data.url)).text;
     const canceled = await submit(formAction(html, />Cancel</));
     expect(canceled.status).toBe(303);
     expect(canceled.headers.get('location')).toBe('https://app.example.com/cancelled');
@@ -80,7 +86,7 @@ describe('billing through the emulated payment provider', () => {
     svc.emulator.rt.clock.advance(24 * 3_600_000);
     const expired = await browse(created.body.data.url);
     expect(expired.status).toBe(410);
-    expect(await expired.text()).toContain('expired');
+    expect(expired.text).toContain('expired');
     expect((await browse('/_provider/checkout/cs_test_doesnotexist')).status).toBe(404);
     expect((await submit('/_provider/checkout/cs_test_doesnotexist/pay')).status).toBe(404);
   });
@@ -102,7 +108,7 @@ describe('billing through the emulated payment provider', () => {
     expect(created.body.data.id).toMatch(/^bps_/);
     const page = await browse(created.body.data.url);
     expect(page.status).toBe(200);
-    const html = await page.text();
+    const html = page.text;
     expect(html).toContain('href="https://globex.test/settings"');
     expect(html).toMatch(/data-testid="plan">pro/);
 
@@ -118,7 +124,7 @@ describe('billing through the emulated payment provider', () => {
 
 describe('GET /billing/usage', () => {
   it('answers this month’s API calls, active users, wallets and deliveries against the plan', async () => {
-    const svc = await startTestEmulator({ clock: { startTime: new Date('2026-12-31T23:00:00.000Z') } });
+    const svc = await startInProcess({ clock: { startTime: new Date('2026-12-31T23:00:00.000Z') } });
     try {
       await svc.request('GET', '/apps');
       await svc.request('POST', '/guests', { body: {} });
