@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 /** The session guard (D4), seen through a route that needs it: GET /mfa/status. */
 describe('user sessions', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   let token: string;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
     token = (await svc.request('POST', '/guests', { body: {} })).body.data.session.token;
   });
   afterAll(() => svc.close());

@@ -1,18 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 const HOUR = 60 * 60 * 1000;
 
-async function createGuestOn(svc: TestEmulator) {
+async function createGuestOn(svc: InProcessEmulator) {
   const res = await svc.request('POST', '/guests', { body: {} });
   expect(res.status).toBe(201);
   return res;
 }
 
 describe('guest sessions', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 
@@ -171,9 +172,9 @@ describe('guest sessions', () => {
 });
 
 describe('guest cleanup', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 

@@ -1,9 +1,10 @@
 /**
- * /v1/tenant over real HTTP: the tenant the key acts for, and PATCH of its name and settings
+ * /v1/tenant, in-process: the tenant the key acts for, and PATCH of its name and settings
  * (D3), with the Telegram bot token write-only.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, startTestEmulator, type ApiResponse, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY, GLOBEX_TENANT_ID, type ApiResponse } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 /** The seeded bot tokens (fixtures/default.json); they must never come back. */
 const ACME_BOT_TOKEN = '7000000001:AAacmeLocalTelegramBotToken000001';
@@ -16,9 +17,9 @@ function expectValidation(res: ApiResponse, path: string): void {
 }
 
 describe('/v1/tenant', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 
