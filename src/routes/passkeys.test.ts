@@ -1,7 +1,9 @@
 import { decodeCredentialPublicKey, isoBase64URL } from '@simplewebauthn/server/helpers';
 import { AuthenticatorEmulator, PasskeysCredentialsMemoryRepository, WebAuthnEmulator } from 'nid-webauthn-emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { expectError } from '../test-support/expect-error.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 
 /** The tenant's default allowed origin and RP ID (D3 settings). */
 const ORIGIN = 'http://localhost:4010';
@@ -20,9 +22,9 @@ function authenticator(options: { repository?: PasskeysCredentialsMemoryReposito
 type Device = ReturnType<typeof authenticator>;
 
 describe('passkeys', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    svc = await startInProcess();
   });
   afterAll(() => svc.close());
 
@@ -52,10 +54,6 @@ describe('passkeys', () => {
       .ofTenant('events', ACME_TENANT_ID)
       .filter((e) => e.data['userId'] === userId)
       .map((e) => e.type);
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body.code).toBe(code);
-  };
 
   let alice: Device;
   let aliceId: string;
