@@ -2,7 +2,8 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { GLOBEX_KEY, tempDataDir } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { asUser, claimWallet, enableMfa, signIn, type SignedInUser } from '../test-support/signed-in.js';
 
 type Wallet = Awaited<ReturnType<typeof claimWallet>>;
@@ -17,13 +18,14 @@ function signsForWallet(privateKeyHex: string, publicKeyHex: string): boolean {
 }
 
 describe('MPC key management', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   let alice: SignedInUser;
   let wallet: Wallet;
   let aliceCall: ReturnType<typeof asUser>;
 
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    // On disk, to show that no file of the store holds a client share.
+    svc = await startInProcess({ dataDir: tempDataDir() });
     alice = await signIn(svc);
     wallet = await claimWallet(svc, alice);
     aliceCall = asUser(svc, alice);
@@ -75,8 +77,8 @@ describe('MPC key management', () => {
 
     const record = svc.emulator.rt.store.get('keyShares', stored.body.data.id)!;
     expect(JSON.stringify(record)).not.toContain(wallet.deviceShare);
-    const files = readdirSync(svc.dataDir)
-      .map((name) => join(svc.dataDir, name))
+    const files = readdirSync(svc.dataDir!)
+      .map((name) => join(svc.dataDir!, name))
       .filter((path) => statSync(path).isFile());
     const onDisk = files.map((path) => readFileSync(path, 'utf8')).join('\n');
     expect(onDisk.includes(stored.body.data.id)).toBe(true);

@@ -2,7 +2,8 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY, tempDataDir } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { asUser, claimWallet, enableMfa, signIn } from '../test-support/signed-in.js';
 import { partyIdFor } from '../crypto/party.js';
 import { Sealer } from '../crypto/seal.js';
@@ -13,9 +14,10 @@ import { mpcRoutes } from './mpc.js';
 import { walletRoutes } from './wallet.js';
 
 describe('POST/GET /users/me/wallet', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator();
+    // On disk, to show that no file of the store holds a handed-out share.
+    svc = await startInProcess({ dataDir: tempDataDir() });
   });
   afterAll(() => svc.close());
 
@@ -73,8 +75,8 @@ describe('POST/GET /users/me/wallet', () => {
     expect(kept.server).toHaveLength(33);
     expect(svc.emulator.rt.sealer.open((record as WalletRecord).shares)).toHaveLength(33);
     // Whatever files the store keeps (the JSON file, a journal), none holds a share.
-    const files = readdirSync(svc.dataDir)
-      .map((name) => join(svc.dataDir, name))
+    const files = readdirSync(svc.dataDir!)
+      .map((name) => join(svc.dataDir!, name))
       .filter((path) => statSync(path).isFile());
     const text = files.map((path) => readFileSync(path, 'utf8')).join('\n');
     expect(text.includes(wallet.id)).toBe(true);
@@ -154,15 +156,16 @@ describe('a data dir written in the earlier wallet layout (partyId repeated, thr
   }
 
   it('opens, answers and claims earlier wallets exactly as before', async () => {
-    const first = await startTestEmulator();
+    const dataDir = tempDataDir();
+    const first = await startInProcess({ dataDir });
     const claimedUser = await signIn(first);
     const waitingUser = await signIn(first);
     const claimed = await claimWallet(first, claimedUser);
     const before = await asUser(first, claimedUser)('GET', '/users/me/wallet');
     await first.stop();
-    toEarlierLayout(first.dataDir);
+    toEarlierLayout(dataDir);
 
-    const svc = await startTestEmulator({ dataDir: first.dataDir });
+    const svc = await startInProcess({ dataDir });
     try {
       const store = svc.emulator.rt.store;
       expect(store.get('wallets', claimed.id)).toHaveProperty('serverShare');
