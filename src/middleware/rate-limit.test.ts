@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_TENANT_ID, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../test-support/harness.js';
+import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
+import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 import { TokenBuckets } from './rate-limit.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -26,9 +27,9 @@ describe('TokenBuckets', () => {
 });
 
 describe('rate limits over HTTP with --rate-limit 2', () => {
-  let svc: TestEmulator;
+  let svc: InProcessEmulator;
   beforeAll(async () => {
-    svc = await startTestEmulator({ rateLimit: 2 });
+    svc = await startInProcess({ rateLimit: 2 });
   });
   afterAll(() => svc.close());
 
@@ -83,7 +84,7 @@ describe('rate limits over HTTP with --rate-limit 2', () => {
 
 describe('rate limits by plan, and off', () => {
   it('uses the tenant plan’s rate (pro 200/s, bursts of 400) and follows a plan change at once', async () => {
-    const svc = await startTestEmulator();
+    const svc = await startInProcess();
     try {
       expect((await svc.request('GET', '/tenant')).headers.get('ratelimit-limit')).toBe('400');
       const { store } = svc.emulator.rt;
@@ -97,7 +98,7 @@ describe('rate limits by plan, and off', () => {
   });
 
   it('--rate-limit off lets any burst through', async () => {
-    const svc = await startTestEmulator({ rateLimit: 'off' });
+    const svc = await startInProcess({ rateLimit: 'off' });
     try {
       const { store } = svc.emulator.rt;
       await store.write(() => store.update('tenants', ACME_TENANT_ID, { plan: 'free' }));
