@@ -86,6 +86,14 @@ export class Clock {
     this.#notify();
   }
 
+  /** Takes the state another process stored (a shared clock, store/postgres/shared.ts) and tells the listeners. */
+  adopt(state: ClockState): void {
+    this.#anchorReal = state.realMs;
+    this.#anchorEmulated = state.emulatedMs;
+    this.#speed = validSpeed(state.speed);
+    this.#notify();
+  }
+
   /** Real milliseconds until the emulated time reaches `emulatedMs` (0 when already due). */
   realDelayUntil(emulatedMs: number): number {
     const remaining = emulatedMs - this.nowMs();

@@ -19,6 +19,38 @@ import { TokenBuckets, type Decision } from './token-buckets.js';
 /** One change, as a backend keeps it: a record put (added or replaced), a record deleted, or every collection emptied. */
 export type StoreOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
 
+/**
+ * The answer to a claim on a delivery attempt: this process makes it; another process is
+ * making it (for at most `forMs` more, after which its claim lapses); or it is not due
+ * (`nextAttemptAt`, null when no attempt is planned), because it was made meanwhile.
+ */
+export type Claim = { state: 'claimed' } | { state: 'busy'; forMs: number } | { state: 'not-due'; nextAttemptAt: string | null };
+
+/** The injected faults (D11) as a shared store keeps them, for every process to count requests against. */
+export interface SharedFaults {
+  /** Whether any fault may still match (known without asking the database). */
+  readonly active: boolean;
+  add(fault: SharedFault): Promise<void>;
+  clear(): Promise<number>;
+  list(): Promise<SharedFault[]>;
+  /** Counts a request against the first fault it matches, atomically across processes. */
+  take(method: string, relativePath: string): Promise<SharedFault | undefined>;
+}
+
+export interface SharedFault {
+  id: string;
+  method: string | null;
+  path: string;
+  /** The path's pattern as a regular expression source (POSIX-compatible). */
+  pattern: string;
+  status: number | null;
+  delay: string | null;
+  delayMs: number;
+  count: number;
+  remaining: number;
+  createdAt: string;
+}
+
 /** A change made by another process sharing the store, once applied here. */
 export type RemoteChange = { op: 'put'; name: CollectionName; record: AnyRecord } | { op: 'del'; name: CollectionName; id: string } | { op: 'clear' };
 
@@ -114,11 +146,16 @@ export abstract class Store {
   }
 
   /**
-   * Claims the next attempt of delivery `id`, due at or before `nowIso`, for this process: true
-   * when no other process is making it. A store of one process has no one to share it with.
+   * Claims the next attempt of delivery `id`, due at or before `nowIso`, for this process, for
+   * `holdMs` of real time at most. A store of one process has no one to share it with.
    */
-  claimAttempt(_id: string, _nowIso: string): Promise<boolean> {
-    return Promise.resolve(true);
+  claimAttempt(_id: string, _nowIso: string, _holdMs: number): Promise<Claim> {
+    return Promise.resolve({ state: 'claimed' });
+  }
+
+  /** The faults every process shares, when the store is shared; null when they live in this process (services/faults.ts). */
+  get sharedFaults(): SharedFaults | null {
+    return null;
   }
 
   /** Called with each change another process made, once applied here (the dispatcher plans deliveries from it). */

@@ -1,0 +1,190 @@
+/**
+ * What the processes sharing a PostgreSQL store agree on beyond records (issue 20): the
+ * rate-limit buckets (D16), one claim per delivery attempt (`SELECT … FOR UPDATE SKIP
+ * LOCKED`, so each attempt is made by one process, and a dead process's claim lapses), the
+ * injected faults (D11), the emulator clock (D10) and the seal key of secrets at rest.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { Clock, type ClockOptions, type ClockState } from '../../clock/clock.js';
+import type { Claim, SharedFault, SharedFaults } from '../store.js';
+import { BURST_SECONDS, type Decision } from '../token-buckets.js';
+import type { PostgresStore } from './store.js';
+
+/** What a change-log entry is about. */
+export type ChangeKind = 'records' | 'clock' | 'faults';
+
+export type { Claim };
+
+/**
+ * Takes a token from bucket `id` in one statement: refill on the database's time since the
+ * last take, then take one if there is one. Concurrent takes on one bucket queue on its row.
+ */
+export async function takeToken(pool: pg.Pool, id: string, rate: number): Promise<Decision> {
+  const capacity = rate * BURST_SECONDS;
+  const refilled = `LEAST($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.at) * $3::float8)`;
+  const { rows } = await pool.query<{ tokens: number; allowed: boolean }>(
+    `INSERT INTO svc_buckets AS b (id, tokens, at, allowed) VALUES ($1, $2::float8 - 1, clock_timestamp(), true)
+     ON CONFLICT (id) DO UPDATE SET
+       tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
+       allowed = ${refilled} >= 1,
+       at = clock_timestamp()
+     RETURNING tokens, allowed`,
+    [id, capacity, rate],
+  );
+  const row = rows[0]!;
+  const limit = Math.max(1, Math.floor(capacity));
+  if (!row.allowed) return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil((1 - row.tokens) / rate)) };
+  return { allowed: true, limit, remaining: Math.max(0, Math.floor(row.tokens)), resetSeconds: Math.ceil((capacity - row.tokens) / rate) };
+}
+
+/**
+ * Claims delivery `id`'s next attempt for `origin`: only when it is due at `nowIso` and no
+ * other process holds a live claim. The claim lapses after `holdMs` of real time, so that an
+ * attempt whose process died is made by another (at least once, never lost).
+ */
+export async function claimAttempt(pool: pg.Pool, origin: string, id: string, nowIso: string, holdMs: number): Promise<Claim> {
+  const claimed = await pool.query(
+    `WITH candidate AS (
+       SELECT id FROM svc_deliveries
+        WHERE id = $1 AND next_attempt_at IS NOT NULL AND next_attempt_at <= $2
+          AND (claimed_by IS NULL OR claimed_by = $3 OR claim_until < clock_timestamp())
+        FOR UPDATE SKIP LOCKED)
+     UPDATE svc_deliveries d SET claimed_by = $3, claim_until = clock_timestamp() + $4::float8 * interval '1 millisecond'
+       FROM candidate WHERE d.id = candidate.id RETURNING d.id`,
+    [id, nowIso, origin, holdMs],
+  );
+  if (claimed.rowCount === 1) return { state: 'claimed' };
+  const { rows } = await pool.query<{ next_attempt_at: string | null; ms: number | null }>(
+    `SELECT next_attempt_at, GREATEST(0, extract(epoch FROM claim_until - clock_timestamp()) * 1000)::float8 AS ms FROM svc_deliveries WHERE id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row || row.next_attempt_at === null || row.next_attempt_at > nowIso) return { state: 'not-due', nextAttemptAt: row?.next_attempt_at ?? null };
+  // Held (or being claimed this instant, the row locked): wait as long as a claim can last.
+  return { state: 'busy', forMs: row.ms ?? holdMs };
+}
+
+/** The seal key every process of the database uses, made by the first. */
+export async function sharedSealKey(pool: pg.Pool): Promise<Buffer> {
+  await pool.query(`INSERT INTO svc_meta (key, value) VALUES ('seal_key', $1) ON CONFLICT (key) DO NOTHING`, [
+    JSON.stringify(randomBytes(32).toString('base64')),
+  ]);
+  const { rows } = await pool.query<{ value: string }>(`SELECT value FROM svc_meta WHERE key = 'seal_key'`);
+  return Buffer.from(rows[0]!.value, 'base64');
+}
+
+/**
+ * The clock of the database: the stored one, unless `options` name a start time or a speed
+ * (which win and are stored). Every change is stored in the order of the writes and followed
+ * by every other process, whose scheduler then re-plans.
+ */
+export async function openSharedClock(store: PostgresStore, options: ClockOptions = {}): Promise<Clock> {
+  const { rows } = await store.pool.query<{ value: ClockState }>(`SELECT value FROM svc_meta WHERE key = 'clock'`);
+  const stored = rows[0]?.value;
+  const clock = new Clock({ ...options, ...(stored === undefined ? {} : { resume: stored }) });
+  let adopting = false;
+  const save = (): Promise<void> => {
+    const state = clock.state();
+    return store.writeChange('clock', state, [
+      [`INSERT INTO svc_meta (key, value) VALUES ('clock', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [JSON.stringify(state)]],
+    ]);
+  };
+  if (stored === undefined || options.speed !== undefined || options.startTime !== undefined) await save();
+  store.handleChanges('clock', (body) => {
+    adopting = true;
+    try {
+      clock.adopt(body as ClockState);
+    } finally {
+      adopting = false;
+    }
+  });
+  clock.onChange(() => {
+    if (!adopting) void save().catch(() => {});
+  });
+  return clock;
+}
+
+/** The faults of a database: a table every process counts requests against. */
+export class PostgresFaults implements SharedFaults {
+  #active: number;
+
+  constructor(
+    private readonly store: PostgresStore,
+    active: number,
+  ) {
+    this.#active = active;
+    store.handleChanges('faults', (body) => {
+      this.#active = (body as { active: number }).active;
+    });
+  }
+
+  static async open(store: PostgresStore): Promise<PostgresFaults> {
+    const { rows } = await store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0');
+    return new PostgresFaults(store, Number(rows[0]!.n));
+  }
+
+  get active(): boolean {
+    return this.#active > 0;
+  }
+
+  async add(fault: SharedFault): Promise<void> {
+    this.#active += 1;
+    await this.store.writeChange('faults', { active: this.#active }, [
+      [
+        `INSERT INTO svc_faults (id, method, path, pattern, status, delay, delay_ms, count, remaining, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+        [fault.id, fault.method, fault.path, fault.pattern, fault.status, fault.delay, fault.delayMs, fault.count, fault.remaining, fault.createdAt],
+      ],
+    ]);
+  }
+
+  async clear(): Promise<number> {
+    const { rows } = await this.store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0');
+    this.#active = 0;
+    await this.store.writeChange('faults', { active: 0 }, [['DELETE FROM svc_faults', []]]);
+    return Number(rows[0]!.n);
+  }
+
+  async list(): Promise<SharedFault[]> {
+    const { rows } = await this.store.pool.query<FaultRow>('SELECT * FROM svc_faults WHERE remaining > 0 ORDER BY seq');
+    return rows.map(faultOf);
+  }
+
+  async take(method: string, relativePath: string): Promise<SharedFault | undefined> {
+    const { rows } = await this.store.pool.query<FaultRow>(
+      `UPDATE svc_faults f SET remaining = f.remaining - 1
+         FROM (SELECT seq FROM svc_faults WHERE remaining > 0 AND (method IS NULL OR method = $1) AND $2 ~ pattern ORDER BY seq LIMIT 1 FOR UPDATE) pick
+        WHERE f.seq = pick.seq RETURNING f.*`,
+      [method, relativePath],
+    );
+    return rows[0] === undefined ? undefined : faultOf(rows[0]);
+  }
+}
+
+interface FaultRow {
+  id: string;
+  method: string | null;
+  path: string;
+  pattern: string;
+  status: number | null;
+  delay: string | null;
+  delay_ms: number;
+  count: number;
+  remaining: number;
+  created_at: string;
+}
+
+function faultOf(row: FaultRow): SharedFault {
+  return {
+    id: row.id,
+    method: row.method,
+    path: row.path,
+    pattern: row.pattern,
+    status: row.status,
+    delay: row.delay,
+    delayMs: row.delay_ms,
+    count: row.count,
+    remaining: row.remaining,
+    createdAt: row.created_at,
+  };
+}

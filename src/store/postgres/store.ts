@@ -1,0 +1,450 @@
+/**
+ * The PostgreSQL store (issue 20): the same collections in memory as the file store, kept in
+ * a database that several `svc serve` processes share, so that any of them answers any request.
+ *
+ * - A write is one transaction under one advisory lock, so writes are applied in one order
+ *   everywhere. Inside it the process first catches up with what the others wrote, then runs
+ *   the services' mutations on records that are current (their unique checks hold across
+ *   processes; the tables' constraints back them), then stores the rows and one entry of the
+ *   change log. Writes that arrive while one transaction runs share the next (group commit).
+ *   A transaction that fails takes back its changes in memory and answers 503 (409 on a
+ *   unique constraint).
+ * - Every other process follows the change log: at the start of each request (`sync()`), on
+ *   a NOTIFY, and once a second.
+ * - What processes share beyond records lives in shared.ts: rate-limit buckets, claims on
+ *   delivery attempts, injected faults, the clock, the seal key.
+ */
+import pg from 'pg';
+import { ApiError } from '../../errors.js';
+import { randomBase62 } from '../../ids.js';
+import type { Collection } from '../collection.js';
+import { StoreOpenError } from '../document.js';
+import type { AnyRecord } from '../newest-first.js';
+import { COLLECTION_NAMES, type CollectionName } from '../records.js';
+import { Store, type SharedFaults, type StoreOp } from '../store.js';
+import type { Decision } from '../token-buckets.js';
+import { LOCKS, MIGRATIONS, PG_SCHEMA_VERSION, ROW_COLUMNS, rowOf, SEARCH_INDEX, tableOf } from './schema.js';
+import { claimAttempt, PostgresFaults, takeToken, type Claim, type ChangeKind } from './shared.js';
+
+/** How often a process looks at the change log when no NOTIFY came. */
+const POLL_MS = 1_000;
+/** Change-log entries older than this are pruned; a process further behind reloads every table. */
+const CHANGE_LOG_KEEP = '10 minutes';
+const PRUNE_EVERY_WRITES = 500;
+
+interface PendingWrite {
+  mutate: () => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/** What a change-log entry holds, by kind. */
+type ChangeHandler = (body: unknown) => void;
+
+/** Removes the password from a URL before it is printed. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
+export class PostgresStore extends Store {
+  readonly dataDir = null;
+  readonly kind = 'postgres' as const;
+  /** This process, as the change log names it. */
+  readonly origin = `proc_${randomBase62(12)}`;
+  readonly url: string;
+  readonly #pool: pg.Pool;
+  readonly #writer: pg.Client;
+  readonly #listener: pg.Client;
+  /** Holds the start lock until the store is seeded (compact()); null once let go. */
+  #starter: pg.Client | null;
+  #lastSeq: number;
+  #queue: PendingWrite[] = [];
+  #writing: Promise<void> | null = null;
+  #syncing: Promise<void> | null = null;
+  #syncAgain: Promise<void> | null = null;
+  #writes = 0;
+  #lastWriteError: unknown = null;
+  #closed = false;
+  readonly #poll: NodeJS.Timeout;
+  readonly #handlers = new Map<ChangeKind, ChangeHandler>();
+  #faults: PostgresFaults | null = null;
+
+  private constructor(url: string, pool: pg.Pool, writer: pg.Client, listener: pg.Client, starter: pg.Client, lastSeq: number) {
+    super();
+    this.url = url;
+    this.#pool = pool;
+    this.#writer = writer;
+    this.#listener = listener;
+    this.#starter = starter;
+    this.#lastSeq = lastSeq;
+    this.#handlers.set('records', (body) => {
+      for (const op of body as StoreOp[]) this.applyRemote(op);
+    });
+    listener.on('notification', () => void this.sync()?.catch(() => {}));
+    this.#poll = setInterval(() => void this.sync()?.catch(() => {}), POLL_MS);
+    this.#poll.unref();
+  }
+
+  /**
+   * Connects, migrates (or refuses a newer schema), and reads every table. The process that
+   * finds the database unseeded keeps the start lock until it has seeded it (compact()), so
+   * the others open a seeded store.
+   */
+  static async open(url: string): Promise<{ store: PostgresStore; isNew: boolean }> {
+    const pool = new pg.Pool({ connectionString: url, max: 16 });
+    // An idle client that loses its server must not take the process down with it.
+    pool.on('error', () => {});
+    const clients: pg.Client[] = [];
+    const connect = async (): Promise<pg.Client> => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      clients.push(client);
+      await client.connect();
+      return client;
+    };
+    try {
+      const starter = await connect().catch((error: Error) => {
+        throw new StoreOpenError(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${error.message}`);
+      });
+      await starter.query('SELECT pg_advisory_lock($1, $2)', [...LOCKS.start]);
+      await migrate(starter, url);
+      const seeded = (await starter.query<{ value: unknown }>(`SELECT value FROM svc_meta WHERE key = 'seeded'`)).rowCount === 1;
+      if (!seeded) await starter.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
+      const writer = await connect();
+      const listener = await connect();
+      await listener.query('LISTEN svc_changes');
+      const lastSeq = await currentSeq(starter);
+      const store = new PostgresStore(url, pool, writer, listener, starter, lastSeq);
+      await store.#loadAll(starter);
+      store.#faults = await PostgresFaults.open(store);
+      if (seeded) await store.#endStart();
+      return { store, isNew: !seeded };
+    } catch (error) {
+      await Promise.allSettled(clients.map((client) => client.end()));
+      await pool.end().catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Reads every table into memory (on open, or when this process fell behind the pruned change log). */
+  async #loadAll(client: pg.ClientBase | pg.Pool): Promise<void> {
+    for (const name of COLLECTION_NAMES) this.collections[name].clear();
+    for (const name of COLLECTION_NAMES) {
+      const { rows } = await client.query<{ data: AnyRecord }>(`SELECT data FROM ${tableOf(name)} ORDER BY created_at NULLS FIRST, id`);
+      const collection = this.collections[name] as unknown as Collection<AnyRecord>;
+      for (const { data } of rows) collection.load(data);
+    }
+  }
+
+  async #endStart(): Promise<void> {
+    const starter = this.#starter;
+    if (!starter) return;
+    this.#starter = null;
+    await starter.query(`INSERT INTO svc_meta (key, value) VALUES ('seeded', 'true') ON CONFLICT (key) DO NOTHING`);
+    await starter.query('SELECT pg_advisory_unlock($1, $2)', [...LOCKS.start]);
+    await starter.end();
+  }
+
+  /** Answers a change-log entry of `kind` from another process (shared.ts registers the clock's and the faults'). */
+  handleChanges(kind: ChangeKind, handler: ChangeHandler): void {
+    this.#handlers.set(kind, handler);
+  }
+
+  get pool(): pg.Pool {
+    return this.#pool;
+  }
+
+  write<T>(mutate: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new ApiError('store_unavailable', 'the store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ mutate, resolve: resolve as (value: unknown) => void, reject });
+      this.#writing ??= this.#drain();
+    });
+  }
+
+  /**
+   * Stores a change-log entry of another kind than records (the clock, the faults) in the
+   * order of the writes, with `statements` run in the same transaction.
+   */
+  async writeChange(kind: ChangeKind, body: unknown, statements: Array<[string, unknown[]]> = []): Promise<void> {
+    await this.write(() => {
+      this.#extra.push({ kind, body, statements });
+    });
+  }
+
+  #extra: Array<{ kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> }> = [];
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue;
+        this.#queue = [];
+        await this.#transaction(batch);
+      }
+    } finally {
+      this.#writing = null;
+    }
+  }
+
+  /** One transaction for the writes gathered meanwhile. */
+  async #transaction(batch: PendingWrite[]): Promise<void> {
+    const client = this.#writer;
+    const undo: Array<() => void> = [];
+    const outcomes: Array<{ ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown }> = [];
+    const ops: StoreOp[] = [];
+    let began = false;
+    try {
+      await client.query('BEGIN');
+      began = true;
+      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.write]);
+      await this.#catchUp(client);
+      this.#extra = [];
+      for (const write of batch) {
+        const mine: Array<() => void> = [];
+        this.undo = mine;
+        this.ops = [];
+        try {
+          const { result, hooks } = this.runMutation(write.mutate);
+          outcomes.push({ ok: true, value: result, hooks });
+          ops.push(...this.ops);
+          undo.push(...mine);
+        } catch (error) {
+          // A mutation that throws (a 409, a 404) leaves nothing behind, here as in the file store's order of checks.
+          for (const step of mine.reverse()) step();
+          outcomes.push({ ok: false, error });
+        } finally {
+          this.undo = null;
+          this.ops = [];
+        }
+      }
+      const extra = this.#extra;
+      this.#extra = [];
+      if (ops.length > 0 || extra.length > 0) {
+        await this.#storeOps(client, ops);
+        for (const change of extra) for (const [sql, values] of change.statements) await client.query(sql, values);
+        const entries: Array<[ChangeKind, unknown]> = [
+          ...(ops.length > 0 ? [['records', ops] as [ChangeKind, unknown]] : []),
+          ...extra.map((change) => [change.kind, change.body] as [ChangeKind, unknown]),
+        ];
+        let seq = this.#lastSeq;
+        for (const [kind, body] of entries) {
+          const { rows } = await client.query<{ seq: string }>('INSERT INTO svc_changes (origin, kind, body) VALUES ($1, $2, $3) RETURNING seq', [
+            this.origin,
+            kind,
+            JSON.stringify(body),
+          ]);
+          seq = Number(rows[0]!.seq);
+        }
+        await client.query(`SELECT pg_notify('svc_changes', $1)`, [String(seq)]);
+        if (++this.#writes % PRUNE_EVERY_WRITES === 0) await client.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`);
+        await client.query('COMMIT');
+        this.#lastSeq = Math.max(this.#lastSeq, seq);
+      } else {
+        await client.query('COMMIT');
+      }
+      this.#lastWriteError = null;
+    } catch (error) {
+      if (began) await client.query('ROLLBACK').catch(() => {});
+      for (const step of undo.reverse()) step();
+      this.#extra = [];
+      this.#lastWriteError = (error as { code?: string }).code === '23505' ? null : error;
+      const answer = failureOf(error);
+      for (const write of batch) write.reject(answer);
+      return;
+    }
+    batch.forEach((write, index) => {
+      const outcome = outcomes[index]!;
+      if (!outcome.ok) return write.reject(outcome.error);
+      write.resolve(outcome.value);
+      for (const hook of outcome.hooks) hook();
+    });
+  }
+
+  /** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
+  async #storeOps(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {
+    let index = 0;
+    while (index < ops.length) {
+      const op = ops[index]!;
+      if (op[0] === 'clear') {
+        await client.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
+        index += 1;
+        continue;
+      }
+      const [kind, name] = op;
+      let end = index;
+      while (end < ops.length && ops[end]![0] === kind && ops[end]![1] === name) end += 1;
+      const run = ops.slice(index, end);
+      index = end;
+      const table = tableOf(name as CollectionName);
+      if (kind === 'del') {
+        await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [run.map((entry) => entry[2] as string)]);
+        continue;
+      }
+      // The last put of an id wins (one INSERT may not touch a row twice).
+      const latest = new Map<string, AnyRecord>();
+      for (const entry of run) latest.set((entry[2] as AnyRecord).id, entry[2] as AnyRecord);
+      const columns: Array<Array<string | null>> = ROW_COLUMNS.map(() => []);
+      for (const record of latest.values()) rowOf(name as CollectionName, record).forEach((value, column) => columns[column]!.push(value));
+      const claimReset =
+        name === 'deliveries'
+          ? `, claimed_by = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claimed_by END,
+               claim_until = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claim_until END`
+          : '';
+      await client.query(
+        `INSERT INTO ${table} (${ROW_COLUMNS.join(', ')})
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
+         ON CONFLICT (id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, created_at = EXCLUDED.created_at,
+           unique_key = EXCLUDED.unique_key, next_attempt_at = EXCLUDED.next_attempt_at, data = EXCLUDED.data${claimReset}`,
+        columns,
+      );
+    }
+  }
+
+  /**
+   * Applies what other processes wrote since this one last looked. Runs on the writer's
+   * connection inside a write (under the lock), or on the pool for sync().
+   */
+  async #catchUp(client: pg.ClientBase | pg.Pool): Promise<void> {
+    const { rows } = await client.query<{ seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null }>(
+      `SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > $1 ORDER BY seq`,
+      [this.#lastSeq],
+    );
+    if (rows.length === 0) return;
+    const oldest = Number(rows[0]!.oldest);
+    if (oldest > this.#lastSeq + 1 && Number(rows[0]!.seq) !== this.#lastSeq + 1) {
+      // Entries this process never saw were pruned: read every table again.
+      const last = Number(rows[rows.length - 1]!.seq);
+      await this.#loadAll(client);
+      this.#lastSeq = Math.max(this.#lastSeq, last);
+      return;
+    }
+    for (const row of rows) {
+      const seq = Number(row.seq);
+      if (seq <= this.#lastSeq) continue;
+      this.#lastSeq = seq;
+      if (row.origin === this.origin) continue;
+      this.#handlers.get(row.kind)?.(row.body);
+    }
+  }
+
+  /**
+   * Catches up with the change log. Requests that arrive while one catch-up runs share the
+   * next one (which starts after they arrived, so it sees every write committed before them).
+   */
+  override sync(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (!this.#syncing) {
+      this.#syncing = this.#catchUp(this.#pool).finally(() => {
+        this.#syncing = null;
+      });
+      return this.#syncing;
+    }
+    this.#syncAgain ??= this.#syncing
+      .catch(() => {})
+      .then(() => {
+        this.#syncAgain = null;
+        return this.sync();
+      });
+    return this.#syncAgain;
+  }
+
+  async settled(): Promise<void> {
+    while (this.#writing) await this.#writing.catch(() => {});
+  }
+
+  get writable(): boolean {
+    return this.#lastWriteError === null && !this.#closed;
+  }
+
+  async probe(): Promise<boolean> {
+    try {
+      await this.#pool.query('SELECT 1');
+      this.#lastWriteError = null;
+      return true;
+    } catch (error) {
+      this.#lastWriteError = error;
+      return false;
+    }
+  }
+
+  /** Ends the start: the store is seeded, and a process waiting to open it goes on. */
+  async compact(): Promise<void> {
+    await this.settled();
+    await this.#endStart();
+  }
+
+  override get sharedFaults(): SharedFaults | null {
+    return this.#faults;
+  }
+
+  override takeToken(id: string, rate: number): Promise<Decision> {
+    return takeToken(this.#pool, id, rate);
+  }
+
+  override async claimAttempt(id: string, nowIso: string, holdMs = 60_000): Promise<Claim> {
+    return claimAttempt(this.#pool, this.origin, id, nowIso, holdMs);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.settled();
+    this.#closed = true;
+    clearInterval(this.#poll);
+    await this.#syncing?.catch(() => {});
+    await this.#starter?.end().catch(() => {});
+    await Promise.allSettled([this.#writer.end(), this.#listener.end()]);
+    await this.#pool.end().catch(() => {});
+  }
+}
+
+/** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */
+function failureOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  if (code === '23505') {
+    return new ApiError('conflict', `another request took the same unique value first (${constraint ?? 'unique rule'}); read it back and try again`);
+  }
+  return new ApiError('store_unavailable', `the database cannot be written: ${(error as Error).message}`);
+}
+
+async function currentSeq(client: pg.ClientBase): Promise<number> {
+  const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM svc_changes');
+  return Number(rows[0]?.seq ?? 0);
+}
+
+/** Brings the tables to PG_SCHEMA_VERSION, one migration per transaction; refuses a newer database. */
+async function migrate(client: pg.ClientBase, url: string): Promise<void> {
+  await client.query('CREATE TABLE IF NOT EXISTS svc_meta (key text PRIMARY KEY, value jsonb NOT NULL)');
+  const { rows } = await client.query<{ value: number }>(`SELECT value FROM svc_meta WHERE key = 'schema_version'`);
+  const version = rows[0]?.value ?? 0;
+  if (version > PG_SCHEMA_VERSION) {
+    throw new StoreOpenError(
+      `the database at ${redactUrl(url)} was written by a newer svc (schema version ${version}, this one reads up to ${PG_SCHEMA_VERSION}); it was left untouched`,
+    );
+  }
+  for (let from = version; from < PG_SCHEMA_VERSION; from += 1) {
+    await client.query('BEGIN');
+    try {
+      for (const statement of MIGRATIONS[from]!) await client.query(statement);
+      await client.query(`INSERT INTO svc_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [
+        JSON.stringify(from + 1),
+      ]);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw new StoreOpenError(`migrating the database at ${redactUrl(url)} to schema version ${from + 1} failed: ${(error as Error).message}`);
+    }
+  }
+  try {
+    await client.query(SEARCH_INDEX.extension);
+    await client.query(SEARCH_INDEX.trigram);
+  } catch {
+    await client.query(SEARCH_INDEX.fallback);
+  }
+}
