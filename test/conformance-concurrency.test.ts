@@ -8,10 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../src/conformance/catalogue.js';
 import { preflight } from '../src/conformance/preflight.js';
 import { runSuite } from '../src/conformance/runner.js';
@@ -20,19 +17,10 @@ import { selectChecks } from '../src/conformance/select.js';
 import type { Check } from '../src/conformance/types.js';
 import { startBrokenServer } from '../src/test-support/broken-server.js';
 import { runCli, SVC_BIN } from '../src/test-support/cli.js';
-import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
+import { conformanceTarget } from '../src/test-support/conformance-target.js';
+import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
-let svc: TestEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  svc = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'svc-conformance-concurrency-'));
-});
-afterAll(async () => {
-  await svc.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const target = conformanceTarget('svc-conformance-concurrency-');
 
 interface JsonReport {
   runId: string;
@@ -43,6 +31,7 @@ interface JsonReport {
 
 /** What a run leaves of its own, by its run id: apps, webhooks to its receiver, keys still active; and the tenant as it is. */
 async function leftBehind(runId: string) {
+  const { svc } = target;
   const apps = (await svc.request('GET', `/apps?search=${runId}`)).body.total as number;
   const webhooks = ((await svc.request('GET', '/webhooks')).body.data as Array<{ url: string }>).filter((h) => h.url.includes(`/conformance/${runId}/`)).length;
   const keys = ((await svc.request('GET', '/api-keys')).body.data as Array<{ name: string; status: string }>).filter(
@@ -58,34 +47,9 @@ describe('svc conformance with checks running at once', () => {
   it('lists the results in catalogue order in every report at --concurrency 8, with the same outcomes run after run', async () => {
     const outcomes: Array<Array<[string, string]>> = [];
     for (const round of [1, 2]) {
-      const junit = join(dir, `order-${round}.xml`);
-      const json = join(dir, `order-${round}.json`);
-      const result = await runCli(
-        [
-          'conformance',
-          '--url',
-          svc.baseUrl,
-          '--api-key',
-          ACME_KEY,
-          '--second-api-key',
-          GLOBEX_KEY,
-          '--concurrency',
-          '8',
-          '--reporter',
-          'console',
-          '--reporter',
-          'junit',
-          '--output',
-          junit,
-          '--reporter',
-          'json',
-          '--output',
-          json,
-        ],
-        { timeoutMs: 60_000 },
-      );
+      const result = await target.runWithReports(`order-${round}`, ['--second-api-key', GLOBEX_KEY, '--concurrency', '8'], 60_000);
       expect(result.code, result.stdout.slice(-3000)).toBe(0);
-      const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+      const report = result.report<JsonReport>();
       expect(report.concurrency).toBe(8);
       const ids = report.results.map((r) => r.id);
       expect(ids.length).toBeGreaterThan(200);
@@ -97,9 +61,7 @@ describe('svc conformance with checks running at once', () => {
       expect(lines.map((m) => Number(m[1]))).toEqual(ids.map((_, i) => i + 1));
 
       // JUnit: a suite per area, each in catalogue order.
-      const testcases = [...readFileSync(junit, 'utf8').matchAll(/<testcase classname="conformance\.([^"]+)" name="([^:"]+):/g)].map(
-        (m) => [m[1]!, m[2]!] as const,
-      );
+      const testcases = [...result.junit().matchAll(/<testcase classname="conformance\.([^"]+)" name="([^:"]+):/g)].map((m) => [m[1]!, m[2]!] as const);
       const areas = [...new Set(testcases.map(([area]) => area))];
       expect(testcases.map(([, id]) => id)).toEqual(
         areas.flatMap((area) => ids.filter((id) => report.results.find((r) => r.id === id) && CATALOGUE.find((c) => c.id === id)!.tags[0] === area)),
@@ -116,7 +78,7 @@ describe('svc conformance with checks running at once', () => {
   it('never moves the clock while another check that uses it runs: a proxy records every advance', async () => {
     const advances: Array<{ by: string; sent: number; answered: number }> = [];
     const pending = new Map<string, number>();
-    const broken = await startBrokenServer(svc.emulator.rt, {
+    const broken = await startBrokenServer(target.svc.emulator.rt, {
       request: (q) => void (q.method === 'POST' && q.path === '/_emulator/clock/advance' && pending.set(q.body, performance.now())),
       response: (q) => {
         if (q.method !== 'POST' || q.path !== '/_emulator/clock/advance') return;
@@ -126,11 +88,12 @@ describe('svc conformance with checks running at once', () => {
     const runs: Array<{ check: Check; start: number; end: number }> = [];
     const starts = new Map<string, number>();
     try {
-      const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 10_000 };
-      const { profile } = await preflight(target, 'auto');
+      // The suite reaches the emulator through the proxy.
+      const proxied = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 10_000 };
+      const { profile } = await preflight(proxied, 'auto');
       const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only: [], skip: [], hasSecondKey: true });
       const report = await runSuite({
-        target,
+        target: proxied,
         selected,
         profile,
         concurrency: 8,
@@ -241,7 +204,7 @@ describe('svc conformance with checks running at once', () => {
   it('on Ctrl-C with checks running at once stops, removes everything named with the run id, and exits 130', async () => {
     const before = await leftBehind('none');
     // The slow check waits a minute for a real-time retry, so the run is surely under way when interrupted.
-    const child = spawn(process.execPath, [SVC_BIN, 'conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--include-slow'], {
+    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target.args, '--concurrency', '8', '--include-slow'], {
       env: { ...process.env, NO_COLOR: '1' },
     });
     let stdout = '';
@@ -266,12 +229,11 @@ describe('svc conformance with checks running at once', () => {
   it('with --bail at --concurrency 8 stops at a failure, counts what it did not start, and removes everything', async () => {
     const before = await leftBehind('none');
     // The next POST /webhooks/:id/test fails: one of the checks that send a test event goes red.
-    const fault = await svc.request('POST', '/_emulator/faults', { body: { method: 'POST', path: '/webhooks/*/test', status: 500, count: 1 } });
+    const fault = await target.svc.request('POST', '/_emulator/faults', { body: { method: 'POST', path: '/webhooks/*/test', status: 500, count: 1 } });
     expect(fault.status).toBeLessThan(300);
-    const result = await runCli(
-      ['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--concurrency', '8', '--skip', 'rate-limits', '--bail', '--reporter', 'json'],
-      { timeoutMs: 60_000 },
-    );
+    const result = await runCli(['conformance', ...target.args, '--concurrency', '8', '--skip', 'rate-limits', '--bail', '--reporter', 'json'], {
+      timeoutMs: 60_000,
+    });
     expect(result.code, result.stdout.slice(-2000)).toBe(1);
     const report = JSON.parse(result.stdout) as JsonReport;
     expect(report.results.filter((r) => r.outcome === 'failed').length).toBeGreaterThanOrEqual(1);

@@ -4,31 +4,20 @@
  * in the same words, with a baseline (a known failure, a stale entry) and with --bail. A
  * fault injected through the control plane makes a real check fail.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/test-support/cli.js';
-import { ACME_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
+import { conformanceTarget } from '../src/test-support/conformance-target.js';
 import { wellFormedXml } from '../src/test-support/xml.js';
 
-let svc: TestEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  svc = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'svc-conformance-reports-'));
-});
-afterAll(async () => {
-  await svc.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const target = conformanceTarget('svc-conformance-reports-');
 
 const CHECKS = 'apps.list,apps.create,apps.unknown-id';
 
 /** The next GET /apps answers 500, so apps.list (the first of CHECKS to run) fails. */
 async function breakAppsList(): Promise<void> {
-  const fault = await svc.request('POST', '/_emulator/faults', { body: { method: 'GET', path: '/apps', status: 500, count: 1 } });
+  const fault = await target.svc.request('POST', '/_emulator/faults', { body: { method: 'GET', path: '/apps', status: 500, count: 1 } });
   expect(fault.status).toBeLessThan(300);
 }
 
@@ -38,39 +27,15 @@ interface JsonReport {
 }
 
 async function run(name: string, extra: string[]) {
-  const junit = join(dir, `${name}.xml`);
-  const json = join(dir, `${name}.json`);
-  const result = await runCli(
-    [
-      'conformance',
-      '--url',
-      svc.baseUrl,
-      '--api-key',
-      ACME_KEY,
-      '--only',
-      CHECKS,
-      ...extra,
-      '--reporter',
-      'console',
-      '--reporter',
-      'junit',
-      '--output',
-      junit,
-      '--reporter',
-      'json',
-      '--output',
-      json,
-    ],
-    { timeoutMs: 30_000 },
-  );
-  const xml = readFileSync(junit, 'utf8');
+  const result = await target.runWithReports(name, ['--only', CHECKS, ...extra], 30_000);
+  const xml = result.junit();
   expect(wellFormedXml(xml)).toBe(true);
-  return { ...result, xml, json: JSON.parse(readFileSync(json, 'utf8')) as JsonReport };
+  return { ...result, xml, json: result.report<JsonReport>() };
 }
 
 describe('the reports of one run agree', () => {
   it('with a baseline: a known failure and a stale entry, counted once each among the checks', async () => {
-    const baseline = join(dir, 'baseline.json');
+    const baseline = join(target.dir, 'baseline.json');
     writeFileSync(
       baseline,
       JSON.stringify({
@@ -118,7 +83,7 @@ describe('the reports of one run agree', () => {
   }, 40_000);
 
   it('refuses, before running anything, a baseline entry that names no check', async () => {
-    const baseline = join(dir, 'unknown.json');
+    const baseline = join(target.dir, 'unknown.json');
     writeFileSync(
       baseline,
       JSON.stringify({
@@ -128,7 +93,7 @@ describe('the reports of one run agree', () => {
         ],
       }),
     );
-    const result = await runCli(['conformance', '--url', svc.baseUrl, '--api-key', ACME_KEY, '--only', 'apps.list', '--baseline', baseline]);
+    const result = await runCli(['conformance', ...target.args, '--only', 'apps.list', '--baseline', baseline]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`the baseline ${baseline} lists apps.gone, which is no check (see --list); remove the entry`);
     expect(result.stdout).toBe('');

@@ -3,64 +3,32 @@
  * check passes, the reports are written, and usage, reachability and key problems exit 2.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 import { runCli, SVC_BIN } from '../src/test-support/cli.js';
+import { conformanceTarget } from '../src/test-support/conformance-target.js';
 import { wellFormedXml } from '../src/test-support/xml.js';
 
-let svc: TestEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  svc = await startTestEmulator();
-  dir = mkdtempSync(join(tmpdir(), 'svc-conformance-'));
-});
-afterAll(async () => {
-  await svc.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const target = () => ['--url', svc.baseUrl, '--api-key', ACME_KEY];
+const target = conformanceTarget('svc-conformance-');
 
 describe('svc conformance against the emulator', () => {
   it('passes every check, well under a minute, and writes JUnit and JSON reports', async () => {
-    const junit = join(dir, 'conformance.xml');
-    const json = join(dir, 'conformance.json');
     const started = Date.now();
-    const result = await runCli(
-      [
-        'conformance',
-        ...target(),
-        '--second-api-key',
-        GLOBEX_KEY,
-        '--reporter',
-        'console',
-        '--reporter',
-        'junit',
-        '--output',
-        junit,
-        '--reporter',
-        'json',
-        '--output',
-        json,
-      ],
-      { timeoutMs: 60_000 },
-    );
+    const result = await target.runWithReports('conformance', ['--second-api-key', GLOBEX_KEY], 60_000);
     const failures = result.stdout.split('\n').filter((line) => line.includes('✗'));
     expect(failures, result.stdout.slice(-4000)).toEqual([]);
     expect(result.code, result.stderr).toBe(0);
     expect(Date.now() - started).toBeLessThan(45_000);
     expect(result.stdout).toMatch(/Summary: \d+ passed, 0 failed, \d+ skipped of \d+ checks/);
 
-    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+    const report = result.report<{
       counts: Record<string, number>;
       profile: string;
       cleanup: Array<{ ok: boolean }>;
       results: Array<{ id: string; outcome: string }>;
-    };
+    }>();
     expect(report.profile).toBe('emulator');
     expect(report.counts['total']).toBeGreaterThan(200);
     expect(report.counts['failed']).toBe(0);
@@ -74,7 +42,7 @@ describe('svc conformance against the emulator', () => {
     ).toEqual([]);
     expect(report.cleanup.every((entry) => entry.ok)).toBe(true);
 
-    const xml = readFileSync(junit, 'utf8');
+    const xml = result.junit();
     expect(wellFormedXml(xml)).toBe(true);
     expect(xml).toMatch(
       new RegExp(`<testsuites name="svc conformance \\w+" tests="${report.counts['total']}" failures="0" errors="0" skipped="${report.counts['skipped']}"`),
@@ -83,16 +51,18 @@ describe('svc conformance against the emulator', () => {
   }, 90_000);
 
   it('removes what it created: no app of the run is left; --url may be the origin alone, as for webhook listen --register', async () => {
-    const result = await runCli(['conformance', '--url', svc.origin, '--api-key', ACME_KEY, '--only', 'apps', '--reporter', 'json'], { timeoutMs: 30_000 });
+    const result = await runCli(['conformance', '--url', target.svc.origin, '--api-key', ACME_KEY, '--only', 'apps', '--reporter', 'json'], {
+      timeoutMs: 30_000,
+    });
     expect(result.code, result.stdout.slice(-2000) + result.stderr).toBe(0);
     const { runId, baseUrl } = JSON.parse(result.stdout) as { runId: string; baseUrl: string };
-    expect(baseUrl).toBe(svc.baseUrl);
-    const left = await svc.request('GET', `/apps?search=${runId}`);
+    expect(baseUrl).toBe(target.svc.baseUrl);
+    const left = await target.svc.request('GET', `/apps?search=${runId}`);
     expect(left.body.total).toBe(0);
   }, 40_000);
 
   it('on Ctrl-C stops, removes what the run created, and exits 130', async () => {
-    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target(), '--only', 'webhooks.retry-after-one-minute', '--include-slow'], {
+    const child = spawn(process.execPath, [SVC_BIN, 'conformance', ...target.args, '--only', 'webhooks.retry-after-one-minute', '--include-slow'], {
       env: { ...process.env, NO_COLOR: '1' },
     });
     let stdout = '';
@@ -108,7 +78,7 @@ describe('svc conformance against the emulator', () => {
       }, 50);
     });
     // The check has registered its webhook and waits a minute for the retry.
-    const registered = async (): Promise<boolean> => JSON.stringify((await svc.request('GET', '/webhooks')).body).includes(`/conformance/${runId}/`);
+    const registered = async (): Promise<boolean> => JSON.stringify((await target.svc.request('GET', '/webhooks')).body).includes(`/conformance/${runId}/`);
     for (let i = 0; i < 100 && !(await registered()); i += 1) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await registered()).toBe(true);
     child.kill('SIGINT');
@@ -119,19 +89,19 @@ describe('svc conformance against the emulator', () => {
   }, 20_000);
 
   it('--read-only runs only checks that create nothing, and creates nothing', async () => {
-    const before = (await svc.request('GET', '/apps')).body.total as number;
-    const usersBefore = (await svc.request('GET', '/users')).body.total as number;
-    const result = await runCli(['conformance', ...target(), '--read-only', '--reporter', 'json'], { timeoutMs: 30_000 });
+    const before = (await target.svc.request('GET', '/apps')).body.total as number;
+    const usersBefore = (await target.svc.request('GET', '/users')).body.total as number;
+    const result = await runCli(['conformance', ...target.args, '--read-only', '--reporter', 'json'], { timeoutMs: 30_000 });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { results: Array<{ id: string }> };
     expect(report.results.map((r) => r.id)).not.toContain('apps.create');
     expect(report.results.map((r) => r.id)).toContain('auth.missing-key.apps.list');
-    expect((await svc.request('GET', '/apps')).body.total).toBe(before);
-    expect((await svc.request('GET', '/users')).body.total).toBe(usersBefore);
+    expect((await target.svc.request('GET', '/apps')).body.total).toBe(before);
+    expect((await target.svc.request('GET', '/users')).body.total).toBe(usersBefore);
   }, 40_000);
 
   it('--profile spec leaves out the emulator checks; isolation checks skip without a second key', async () => {
-    const result = await runCli(['conformance', ...target(), '--profile', 'spec', '--reporter', 'json'], { timeoutMs: 60_000 });
+    const result = await runCli(['conformance', ...target.args, '--profile', 'spec', '--reporter', 'json'], { timeoutMs: 60_000 });
     expect(result.code, result.stdout.slice(-2000)).toBe(0);
     const report = JSON.parse(result.stdout) as { profile: string; results: Array<{ id: string; profile: string; outcome: string; reason?: string }> };
     expect(report.profile).toBe('spec');
@@ -152,15 +122,15 @@ describe('svc conformance against the emulator', () => {
   });
 
   it('--plan says what a run would write, without writing', async () => {
-    const before = (await svc.request('GET', '/apps')).body.total as number;
-    const result = await runCli(['conformance', ...target(), '--plan']);
+    const before = (await target.svc.request('GET', '/apps')).body.total as number;
+    const result = await runCli(['conformance', ...target.args, '--plan']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('apps.create: apps named conf-<run>-… (deleted at the end)');
     expect(result.stdout).toContain('kept: the spec has no way to delete a user');
     expect(result.stdout).toContain(
       "The tenant's settings sessionTtl, guestTtl and mfaFreshness are set to 24h, 24h and 10m for the run where they differ, and put back at the end.",
     );
-    expect((await svc.request('GET', '/apps')).body.total).toBe(before);
+    expect((await target.svc.request('GET', '/apps')).body.total).toBe(before);
   });
 
   it.each([
@@ -192,16 +162,16 @@ describe('svc conformance against the emulator', () => {
   });
 
   it('exits 2 at once, as a configuration error, when the target rejects the key', async () => {
-    const result = await runCli(['conformance', '--url', svc.baseUrl, '--api-key', 'sk_test_notAKeyOfThisDeployment000000000']);
+    const result = await runCli(['conformance', '--url', target.svc.baseUrl, '--api-key', 'sk_test_notAKeyOfThisDeployment000000000']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('configuration: the target rejects --api-key');
     expect(result.stdout).not.toContain('✗');
   });
 
   it('refuses a baseline entry without a reason', async () => {
-    const noReason = join(dir, 'no-reason.json');
+    const noReason = join(target.dir, 'no-reason.json');
     writeFileSync(noReason, JSON.stringify({ entries: [{ id: 'apps.list', reason: ' ' }] }));
-    const refused = await runCli(['conformance', ...target(), '--baseline', noReason]);
+    const refused = await runCli(['conformance', ...target.args, '--baseline', noReason]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('every baseline entry needs a written reason');
   });
