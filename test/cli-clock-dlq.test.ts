@@ -1,59 +1,50 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/test-support/cli.js';
-import { startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
-import { startReceiver, type TestReceiver } from '../src/test-support/receiver.js';
+import { emulatorWithReceiver } from '../src/test-support/emulator-with-receiver.js';
 
 describe('svc clock and svc webhook dlq against a running emulator', () => {
-  let svc: TestEmulator;
-  let receiver: TestReceiver;
-  beforeAll(async () => {
-    svc = await startTestEmulator({ clock: { startTime: new Date('2026-11-21T10:00:00.000Z') } });
-    receiver = await startReceiver(() => 500);
-  });
-  afterAll(async () => {
-    await svc.close();
-    await receiver.close();
-  });
+  // The emulator's clock starts at 2026-11-21T10:00Z; the receiver fails every delivery until told otherwise.
+  const ctx = emulatorWithReceiver(() => 500);
 
   it('gets, sets and advances the clock', async () => {
-    const got = await runCli(['clock', 'get', '--url', svc.origin, '--json']);
+    const got = await runCli(['clock', 'get', '--url', ctx.svc.origin, '--json']);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout).now.startsWith('2026-11-21T10:00')).toBe(true);
-    const set = await runCli(['clock', 'set', '--now', '2026-11-22T00:00:00Z', '--url', svc.origin]);
+    const set = await runCli(['clock', 'set', '--now', '2026-11-22T00:00:00Z', '--url', ctx.svc.origin]);
     expect(set.code).toBe(0);
     expect(set.stdout).toMatch(/^2026-11-22T00:00:0\d\.\d{3}Z\s+speed ×1/);
-    const bad = await runCli(['clock', 'advance', 'soon', '--url', svc.origin]);
+    const bad = await runCli(['clock', 'advance', 'soon', '--url', ctx.svc.origin]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('not a duration');
     expect(bad.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('advances until a delivery is dead, lists the DLQ and retries it', async () => {
-    const hook = await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['user.created'] } });
-    await svc.request('POST', '/users', { body: { email: 'cli-dlq@example.com' } });
-    await receiver.waitFor(1);
-    const advanced = await runCli(['clock', 'advance', '2d', '--url', svc.origin]);
+    const hook = await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['user.created'] } });
+    await ctx.svc.request('POST', '/users', { body: { email: 'cli-dlq@example.com' } });
+    await ctx.receiver.waitFor(1);
+    const advanced = await runCli(['clock', 'advance', '2d', '--url', ctx.svc.origin]);
     expect(advanced.code).toBe(0);
     expect(advanced.stdout).toContain('5 delivery attempts fired');
-    const listed = await runCli(['webhook', 'dlq', 'list', '--url', svc.origin, '--json']);
+    const listed = await runCli(['webhook', 'dlq', 'list', '--url', ctx.svc.origin, '--json']);
     const dead = JSON.parse(listed.stdout) as Array<{ id: string; webhookId: string }>;
     const mine = dead.find((d) => d.webhookId === hook.body.data.id)!;
     expect(mine).toBeDefined();
-    receiver.respond = () => 204;
-    const retried = await runCli(['webhook', 'dlq', 'retry', mine.id, '--url', svc.origin]);
+    ctx.receiver.respond = () => 204;
+    const retried = await runCli(['webhook', 'dlq', 'retry', mine.id, '--url', ctx.svc.origin]);
     expect(retried.code).toBe(0);
     expect(retried.stdout).toContain('succeeded');
-    expect(receiver.received).toHaveLength(7);
+    expect(ctx.receiver.received).toHaveLength(7);
   });
 
   it('says so when a DLQ retry fails again, and exits 1', async () => {
-    receiver.respond = () => 500;
-    const hook = await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['api_key.created'] } });
-    await svc.request('POST', '/api-keys', { body: { name: 'cli-dlq-again' } });
-    await runCli(['clock', 'advance', '2d', '--url', svc.origin]);
-    const dead = (await svc.request('GET', '/_emulator/dlq')).body.data as Array<{ id: string; webhookId: string }>;
+    ctx.receiver.respond = () => 500;
+    const hook = await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['api_key.created'] } });
+    await ctx.svc.request('POST', '/api-keys', { body: { name: 'cli-dlq-again' } });
+    await runCli(['clock', 'advance', '2d', '--url', ctx.svc.origin]);
+    const dead = (await ctx.svc.request('GET', '/_emulator/dlq')).body.data as Array<{ id: string; webhookId: string }>;
     const mine = dead.find((d) => d.webhookId === hook.body.data.id)!;
-    const retried = await runCli(['webhook', 'dlq', 'retry', mine.id, '--url', svc.origin]);
+    const retried = await runCli(['webhook', 'dlq', 'retry', mine.id, '--url', ctx.svc.origin]);
     expect(retried.code).toBe(1);
     expect(retried.stderr.trim()).toBe(`error: the retry of ${mine.id} failed again (HTTP 500): it is back in the DLQ`);
   });
@@ -66,21 +57,21 @@ describe('svc clock and svc webhook dlq against a running emulator', () => {
   });
 
   it("prints the server's details of a 4xx, with the same error: prefix as every error", async () => {
-    const delay = await runCli(['faults', 'add', '--path', '/users', '--delay', '20m', '--url', svc.origin]);
+    const delay = await runCli(['faults', 'add', '--path', '/users', '--delay', '20m', '--url', ctx.svc.origin]);
     expect(delay.code).toBe(1);
     expect(delay.stderr).toMatch(
       /^error: POST \/_emulator\/faults failed: The request body is not valid \(validation_error, HTTP 400\): delay: at most 10m\n$/,
     );
-    const type = await runCli(['events', '--type', 'nope', '--url', svc.origin]);
+    const type = await runCli(['events', '--type', 'nope', '--url', ctx.svc.origin]);
     expect(type.code).toBe(1);
     expect(type.stderr).toContain('type: not a known event type; one of user.created, user.updated');
     expect(type.stderr.startsWith('error: ')).toBe(true);
-    const usage = await runCli(['clock', 'advance', 'soon', '--url', svc.origin]);
+    const usage = await runCli(['clock', 'advance', 'soon', '--url', ctx.svc.origin]);
     expect(usage.stderr.startsWith('error: ')).toBe(true);
   });
 
   it('reads --url as every command does: the origin or the /v1 base, and names a bad one', async () => {
-    expect((await runCli(['clock', 'get', '--url', `${svc.origin}/v1/`])).code).toBe(0);
+    expect((await runCli(['clock', 'get', '--url', `${ctx.svc.origin}/v1/`])).code).toBe(0);
     const bad = await runCli(['clock', 'get', '--url', 'localhost:4010']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('error: --url "localhost:4010" does not start with http:// or https://');

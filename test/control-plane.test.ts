@@ -1,7 +1,7 @@
 /** The control plane of D11 over real HTTP: reset, seed, trigger, faults, the event log and the DLQ. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, ACME_TENANT_ID, GLOBEX_TENANT_ID, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
-import { startReceiver, type TestReceiver } from '../src/test-support/receiver.js';
+import { emulatorWithReceiver } from '../src/test-support/emulator-with-receiver.js';
 
 const OTHER_KEY = 'sk_test_controlPlaneSeedKey0000000000001';
 
@@ -73,41 +73,33 @@ describe('control plane: reset and seed', () => {
 });
 
 describe('control plane: trigger, event log and DLQ', () => {
-  let svc: TestEmulator;
-  let receiver: TestReceiver;
-  beforeAll(async () => {
-    svc = await startTestEmulator({ clock: { startTime: new Date('2026-11-21T10:00:00.000Z') } });
-    receiver = await startReceiver(() => 200);
-  });
-  afterAll(async () => {
-    await svc.close();
-    await receiver.close();
-  });
+  // The emulator's clock starts at 2026-11-21T10:00Z; the receiver takes every delivery until told otherwise.
+  const ctx = emulatorWithReceiver(() => 200);
 
   it('triggers a sample event of any type, delivered to the subscribed webhook and logged', async () => {
-    await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['tx.completed'] } });
-    const triggered = await svc.request('POST', '/_emulator/trigger', { body: { type: 'tx.completed' } });
+    await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['tx.completed'] } });
+    const triggered = await ctx.svc.request('POST', '/_emulator/trigger', { body: { type: 'tx.completed' } });
     expect(triggered.status).toBe(201);
     expect(triggered.body.data.event).toMatchObject({ type: 'tx.completed', tenantId: ACME_TENANT_ID });
     expect(triggered.body.data.deliveries).toEqual([expect.objectContaining({ status: 'succeeded', eventType: 'tx.completed' })]);
-    const [request] = await receiver.waitFor(1);
+    const [request] = await ctx.receiver.waitFor(1);
     expect(JSON.parse(request!.body)).toMatchObject({ id: triggered.body.data.event.id, type: 'tx.completed', data: { status: 'completed' } });
 
-    const log = await svc.request('GET', '/_emulator/events?type=tx.completed');
+    const log = await ctx.svc.request('GET', '/_emulator/events?type=tx.completed');
     expect(log.body.data[0].id).toBe(triggered.body.data.event.id);
-    const other = await svc.request('GET', '/_emulator/events?type=mfa.enabled');
+    const other = await ctx.svc.request('GET', '/_emulator/events?type=mfa.enabled');
     expect(other.body.data).toEqual([]);
   });
 
   it("triggers for another tenant with its own data, reaching none of Acme's webhooks", async () => {
-    const before = receiver.received.length;
-    const triggered = await svc.request('POST', '/_emulator/trigger', {
+    const before = ctx.receiver.received.length;
+    const triggered = await ctx.svc.request('POST', '/_emulator/trigger', {
       body: { type: 'tx.completed', tenantId: GLOBEX_TENANT_ID, data: { transactionId: 'tx_mine' } },
     });
     expect(triggered.status).toBe(201);
     expect(triggered.body.data.event).toMatchObject({ tenantId: GLOBEX_TENANT_ID, data: { transactionId: 'tx_mine' } });
     expect(triggered.body.data.deliveries).toEqual([]);
-    expect(receiver.received.length).toBe(before);
+    expect(ctx.receiver.received.length).toBe(before);
   });
 
   it.each([
@@ -115,23 +107,23 @@ describe('control plane: trigger, event log and DLQ', () => {
     { body: {}, status: 400, code: 'validation_error' },
     { body: { type: 'user.created', tenantId: 'ten_doesNotExist000000000' }, status: 404, code: 'not_found' },
   ])('refuses trigger $body with $status', async ({ body, status, code }) => {
-    const answer = await svc.request('POST', '/_emulator/trigger', { body });
+    const answer = await ctx.svc.request('POST', '/_emulator/trigger', { body });
     expect(answer.status).toBe(status);
     expect(answer.body.code).toBe(code);
   });
 
   it('retries the whole DLQ at once', async () => {
-    receiver.respond = () => 500;
-    const hook = await svc.request('POST', '/webhooks', { body: { url: receiver.url, events: ['mfa.enabled'] } });
-    await svc.request('POST', '/_emulator/trigger', { body: { type: 'mfa.enabled' } });
-    await svc.request('POST', '/_emulator/clock/advance', { body: { by: '2d' } });
-    const dlq = await svc.request('GET', '/_emulator/dlq');
+    ctx.receiver.respond = () => 500;
+    const hook = await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['mfa.enabled'] } });
+    await ctx.svc.request('POST', '/_emulator/trigger', { body: { type: 'mfa.enabled' } });
+    await ctx.svc.request('POST', '/_emulator/clock/advance', { body: { by: '2d' } });
+    const dlq = await ctx.svc.request('GET', '/_emulator/dlq');
     expect(dlq.body.data.filter((d: { webhookId: string }) => d.webhookId === hook.body.data.id)).toHaveLength(1);
-    receiver.respond = () => 200;
-    const retried = await svc.request('POST', '/_emulator/dlq/retry');
+    ctx.receiver.respond = () => 200;
+    const retried = await ctx.svc.request('POST', '/_emulator/dlq/retry');
     expect(retried.status).toBe(200);
     expect(retried.body.data.map((d: { status: string }) => d.status)).toEqual(['succeeded']);
-    expect((await svc.request('GET', '/_emulator/dlq')).body.data).toEqual([]);
+    expect((await ctx.svc.request('GET', '/_emulator/dlq')).body.data).toEqual([]);
   });
 });
 
