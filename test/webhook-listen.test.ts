@@ -109,21 +109,9 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function listen(args: string[]): SvcProcess {
-    const proc = new SvcProcess([
-      'webhook',
-      'listen',
-      '--register',
-      '--url',
-      baseUrl,
-      '--api-key',
-      ACME_KEY,
-      '--port',
-      '0',
-      '--events',
-      'user.created',
-      ...args,
-    ]);
+  /** `svc webhook listen --register` for user.created at the emulator (its /v1 base unless `url` says otherwise). */
+  function listen(args: string[], url = baseUrl): SvcProcess {
+    const proc = new SvcProcess(['webhook', 'listen', '--register', '--url', url, '--api-key', ACME_KEY, '--port', '0', '--events', 'user.created', ...args]);
     running.push(proc);
     return proc;
   }
@@ -263,21 +251,7 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
 
   it('--print-body shows each payload, and a webhook deleted meanwhile is reported as already gone', async () => {
     // The origin alone is taken as well as the /v1 base (issue 16 item 10).
-    const text = new SvcProcess([
-      'webhook',
-      'listen',
-      '--register',
-      '--url',
-      new URL(baseUrl).origin,
-      '--api-key',
-      ACME_KEY,
-      '--port',
-      '0',
-      '--events',
-      'user.created',
-      '--print-body',
-    ]);
-    running.push(text);
+    const text = listen(['--print-body'], new URL(baseUrl).origin);
     const webhookId = (await text.waitFor(matching(/Webhook\s+(whk_\w+)/)))[1]!;
     const json = listen(['--print-body', '--json']);
     await json.waitFor((line) => line.startsWith('{') && JSON.parse(line));
