@@ -33,18 +33,19 @@ async function run(name: string, extra: string[]) {
   return { ...result, xml, json: result.report<JsonReport>() };
 }
 
+/** Writes a baseline file of these entries in the tests' dir and answers its path. */
+function writeBaseline(name: string, entries: Array<{ id: string; reason: string }>): string {
+  const path = join(target.dir, `${name}.json`);
+  writeFileSync(path, JSON.stringify({ entries }));
+  return path;
+}
+
 describe('the reports of one run agree', () => {
   it('with a baseline: a known failure and a stale entry, counted once each among the checks', async () => {
-    const baseline = join(target.dir, 'baseline.json');
-    writeFileSync(
-      baseline,
-      JSON.stringify({
-        entries: [
-          { id: 'apps.list', reason: 'ticket 12' },
-          { id: 'apps.create', reason: 'was broken once' },
-        ],
-      }),
-    );
+    const baseline = writeBaseline('baseline', [
+      { id: 'apps.list', reason: 'ticket 12' },
+      { id: 'apps.create', reason: 'was broken once' },
+    ]);
     await breakAppsList();
     const { code, stdout, xml, json } = await run('baseline', ['--baseline', baseline]);
     expect(code, stdout).toBe(1);
@@ -83,16 +84,10 @@ describe('the reports of one run agree', () => {
   }, 40_000);
 
   it('refuses, before running anything, a baseline entry that names no check', async () => {
-    const baseline = join(target.dir, 'unknown.json');
-    writeFileSync(
-      baseline,
-      JSON.stringify({
-        entries: [
-          { id: 'apps.list', reason: 'ticket 12' },
-          { id: 'apps.gone', reason: 'renamed' },
-        ],
-      }),
-    );
+    const baseline = writeBaseline('unknown', [
+      { id: 'apps.list', reason: 'ticket 12' },
+      { id: 'apps.gone', reason: 'renamed' },
+    ]);
     const result = await runCli(['conformance', ...target.args, '--only', 'apps.list', '--baseline', baseline]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`the baseline ${baseline} lists apps.gone, which is no check (see --list); remove the entry`);
