@@ -10,7 +10,9 @@ import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
+import { storeSync } from './middleware/store-sync.js';
 import { responseHeaders } from './middleware/response.js';
+import { SplitRouter } from './middleware/split-router.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { apiKeysRoutes } from './routes/api-keys.js';
@@ -56,7 +58,7 @@ function toApiError(error: unknown, logger: Logger, requestId: string): ApiError
 
 export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const logger = options.logger ?? silentLogger;
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter() });
 
   app.use('*', responseHeaders(logger));
 
@@ -68,6 +70,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);
     return c.json(error.toBody(), 404);
   });
+
+  app.use('*', storeSync(rt));
 
   const health = healthRoutes(rt);
   app.route('/', health);

@@ -14,6 +14,8 @@ import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/s
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
 import { FileStore } from './store/file-store.js';
+import { openSharedClock, sharedSealKey } from './store/postgres/shared.js';
+import { PostgresStore } from './store/postgres/store.js';
 import { VERSION } from './version.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -49,13 +51,17 @@ export interface Emulator {
  * the webhook dispatcher that resumes every stored delivery. createApp() takes it.
  */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const { store, isNew } = await FileStore.open({
-    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-    inMemory: options.inMemory ?? false,
-  });
+  const { store, isNew } =
+    options.storeUrl !== undefined
+      ? await PostgresStore.open(options.storeUrl)
+      : await FileStore.open({
+          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+          inMemory: options.inMemory ?? false,
+        });
   try {
-    const sealer = Sealer.forDataDir(store.dataDir);
-    const clock = openClock(store.dataDir, options.clock);
+    // A shared store keeps the seal key and the clock where every process finds them.
+    const sealer = store instanceof PostgresStore ? new Sealer(await sharedSealKey(store.pool)) : Sealer.forDataDir(store.dataDir);
+    const clock = store instanceof PostgresStore ? await openSharedClock(store, options.clock) : openClock(store.dataDir, options.clock);
     const scheduler = new Scheduler(clock);
     // The dispatcher needs the runtime it belongs to, so it is made once the runtime exists.
     const made: { dispatcher?: Dispatcher } = {};

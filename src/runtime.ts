@@ -14,6 +14,8 @@ import type { Store } from './store/store.js';
 export interface RuntimeOptions {
   dataDir?: string;
   inMemory?: boolean;
+  /** A PostgreSQL URL: keep the store there, shared with every process given the same URL (issue 20); wins over dataDir. */
+  storeUrl?: string;
   clock?: ClockOptions;
   /** Emulated delays between webhook attempts (D9); default RETRY_SCHEDULE. */
   retryScheduleMs?: number[];

@@ -58,6 +58,11 @@ export class Scheduler {
     this.#kick();
   }
 
+  /** Forgets job `id` if it waits (one that runs goes on). */
+  cancel(id: string): void {
+    this.#due.delete(id);
+  }
+
   /** Runs job `id` now, unless it is running already, and resolves when it is done. */
   runNow(id: string): Promise<void> {
     this.#due.delete(id);

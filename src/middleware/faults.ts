@@ -18,6 +18,7 @@ export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler {
   return (c, next) => {
     const path = c.req.path.slice(basePath.length) || '/';
     const hit = faults.take(c.req.method, path);
+    if (hit instanceof Promise) return hit.then((found) => (found ? answerFault(c, next, found, path) : next()));
     return hit ? answerFault(c, next, hit, path) : next();
   };
 }

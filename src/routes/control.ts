@@ -45,7 +45,7 @@ export function controlRoutes(rt: Runtime) {
 
   app.get('/clock', (c) => c.json({ data: clockView(rt) }));
 
-  app.post('/clock', async (c) => c.json({ data: setClock(rt, await parseBody(SetClockBody, c.req.json())) }));
+  app.post('/clock', async (c) => c.json({ data: await setClock(rt, await parseBody(SetClockBody, c.req.json())) }));
 
   app.post('/clock/advance', async (c) => c.json({ data: await advanceClock(rt, (await parseBody(AdvanceClockBody, c.req.json())).by) }));
 
@@ -75,11 +75,11 @@ export function controlRoutes(rt: Runtime) {
     return c.json({ data: result }, 201);
   });
 
-  app.get('/faults', (c) => c.json({ data: faultInjector(rt).list() }));
+  app.get('/faults', async (c) => c.json({ data: await faultInjector(rt).list() }));
 
-  app.post('/faults', async (c) => c.json({ data: faultInjector(rt).add(await parseBody(FaultBody, c.req.json())) }, 201));
+  app.post('/faults', async (c) => c.json({ data: await faultInjector(rt).add(await parseBody(FaultBody, c.req.json())) }, 201));
 
-  app.delete('/faults', (c) => c.json({ data: { cleared: faultInjector(rt).clear() } }));
+  app.delete('/faults', async (c) => c.json({ data: { cleared: await faultInjector(rt).clear() } }));
 
   return app;
 }

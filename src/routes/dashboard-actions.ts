@@ -101,12 +101,12 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/clock',
-    action((form) => {
+    action(async (form) => {
       const now = given(form, 'now');
       const when = now === undefined ? undefined : new Date(now);
       if (when !== undefined && Number.isNaN(when.getTime())) throw new ApiError('validation_error', `now: "${now}" is not an ISO 8601 time`);
       const body = parseForm(SetClockBody, { now: when?.toISOString(), speed: numberOf(given(form, 'speed')) });
-      const clock = setClock(rt, body);
+      const clock = await setClock(rt, body);
       return `The clock reads ${clock.now} at ×${clock.speed}.`;
     }),
   );
@@ -137,8 +137,8 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/faults',
-    action((form) => {
-      const fault = faultInjector(rt).add(
+    action(async (form) => {
+      const fault = await faultInjector(rt).add(
         parseForm(FaultBody, {
           method: given(form, 'method'),
           path: given(form, 'path'),
@@ -155,7 +155,7 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
 
   app.post(
     '/faults/clear',
-    action(() => `Cleared ${plural(faultInjector(rt).clear(), 'fault')}.`),
+    action(async () => `Cleared ${plural(await faultInjector(rt).clear(), 'fault')}.`),
   );
 
   app.post(

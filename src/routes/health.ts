@@ -42,7 +42,7 @@ export function healthRoutes(rt: Runtime) {
         if (!rt.store.writable && !(await rt.store.probe())) {
           throw new ApiError('store_unavailable', 'The data dir cannot be written');
         }
-        return c.json({ data: { status: 'ready' as const, store: rt.store.dataDir === null ? ('memory' as const) : ('file' as const) } }, 200);
+        return c.json({ data: { status: 'ready' as const, store: rt.store.kind } }, 200);
       },
     );
 }

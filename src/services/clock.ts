@@ -18,10 +18,14 @@ export function clockView(rt: Runtime): ClockView {
   return { now: rt.clock.iso(), speed: rt.clock.speed };
 }
 
-/** Sets the speed, then the time (moving back is allowed and fires nothing); answers the clock. */
-export function setClock(rt: Runtime, change: { now?: string | undefined; speed?: number | undefined }): ClockView {
+/**
+ * Sets the speed, then the time (moving back is allowed and fires nothing); answers the clock
+ * once the move is kept (a shared store then has it for every process).
+ */
+export async function setClock(rt: Runtime, change: { now?: string | undefined; speed?: number | undefined }): Promise<ClockView> {
   if (change.speed !== undefined) rt.clock.setSpeed(change.speed);
   if (change.now !== undefined) rt.clock.set(new Date(change.now));
+  await rt.store.settled();
   return clockView(rt);
 }
 
@@ -33,6 +37,7 @@ export async function advanceClock(rt: Runtime, by: string): Promise<ClockView &
       { path: 'by', message: 'a duration such as 90s, 15m, 2h or 1d' },
     ]);
   const fired = await rt.scheduler.advance(ms);
+  await rt.store.settled();
   return { ...clockView(rt), fired };
 }
 

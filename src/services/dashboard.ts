@@ -15,9 +15,9 @@ import { deliveryView, webhookView } from './webhooks.js';
 
 type DeliveryStatus = DeliveryView['status'];
 
-/** Where the store keeps its data: in memory, or in a file under `dataDir`. */
-export function storeInfo(rt: Runtime): { store: 'memory' | 'file'; dataDir: string | null } {
-  return { store: rt.store.dataDir === null ? 'memory' : 'file', dataDir: rt.store.dataDir };
+/** Where the store keeps its data: in memory, in a file under `dataDir`, or in PostgreSQL (shared by every process given its URL). */
+export function storeInfo(rt: Runtime): { store: 'memory' | 'file' | 'postgres'; dataDir: string | null } {
+  return { store: rt.store.kind, dataDir: rt.store.dataDir };
 }
 
 /** How much the emulator holds, across tenants. */

@@ -1,7 +1,9 @@
 /**
  * Fault injection (DESIGN D11): rules that make the next `count` requests matching a method
- * and a path answer an error status, or wait, or both. They live in memory only: a fault is
- * a moment of a test, not data, so a restart forgets them.
+ * and a path answer an error status, or wait, or both. With the file store they live in
+ * memory only: a fault is a moment of a test, not data, so a restart forgets them. With a
+ * store several processes share (PostgreSQL), they live in it, so that a fault set through one
+ * process counts the requests every process answers.
  */
 import { parseDuration } from '../duration.js';
 import { randomBase62 } from '../ids.js';
@@ -62,7 +64,7 @@ export class FaultInjector {
 
   constructor(private readonly rt: Runtime) {}
 
-  add(input: FaultInput): FaultView {
+  async add(input: FaultInput): Promise<FaultView> {
     const delayMs = input.delay === undefined ? 0 : (parseDuration(input.delay) ?? 0);
     // Neither status nor delay would be a fault that does nothing: it means "fail".
     const status = input.status ?? (delayMs > 0 ? null : 500);
@@ -78,22 +80,34 @@ export class FaultInjector {
       pattern: pathPattern(input.path),
       delayMs,
     };
-    this.#faults.push(fault);
+    const shared = this.rt.store.sharedFaults;
+    if (shared) await shared.add({ ...view(fault), pattern: fault.pattern.source, delayMs });
+    else this.#faults.push(fault);
     return view(fault);
   }
 
   /** Removes every fault; answers how many there were. */
-  clear(): number {
-    return this.#faults.splice(0).length;
+  async clear(): Promise<number> {
+    const shared = this.rt.store.sharedFaults;
+    return shared ? shared.clear() : this.#faults.splice(0).length;
   }
 
-  list(): FaultView[] {
-    return this.#faults.map(view);
+  async list(): Promise<FaultView[]> {
+    const shared = this.rt.store.sharedFaults;
+    return shared ? (await shared.list()).map(view) : this.#faults.map(view);
   }
 
-  /** Counts a request against the first fault it matches (synchronously, so `count` is exact). */
-  take(method: string, path: string): FaultHit | undefined {
+  /**
+   * Counts a request against the first fault it matches: synchronously in memory, atomically
+   * in a shared store (so `count` is exact either way). Nothing to ask when no fault is set.
+   */
+  take(method: string, path: string): FaultHit | undefined | Promise<FaultHit | undefined> {
     const relative = relativePath(path);
+    const shared = this.rt.store.sharedFaults;
+    if (shared) {
+      if (!shared.active) return undefined;
+      return shared.take(method, relative).then((fault) => (fault ? { id: fault.id, status: fault.status, delayMs: fault.delayMs } : undefined));
+    }
     const index = this.#faults.findIndex((fault) => (fault.method === null || fault.method === method) && fault.pattern.test(relative));
     if (index < 0) return undefined;
     const fault = this.#faults[index]!;
@@ -103,7 +117,7 @@ export class FaultInjector {
   }
 }
 
-function view(fault: Fault): FaultView {
+function view(fault: FaultView & { pattern: unknown; delayMs: number }): FaultView {
   const { pattern: _pattern, delayMs: _delayMs, ...rest } = fault;
   return { ...rest };
 }

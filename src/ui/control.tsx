@@ -86,8 +86,8 @@ function TriggerCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
   );
 }
 
-function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
-  const faults = faultInjector(rt).list();
+async function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
+  const faults = await faultInjector(rt).list();
   return (
     <Card
       title="Fault injection"

@@ -20,6 +20,10 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, sendAttempt } from './sender.js';
 export const RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000] as const;
 /** Emulated wait before repeating an attempt whose result could not be stored. */
 const STORE_FAILURE_BACKOFF_MS = 5_000;
+/** Real time a claim on an attempt outlasts the attempt's own timeout (a shared store, issue 20). */
+const CLAIM_MARGIN_MS = 10_000;
+/** How often a process waiting for another's attempt looks again. */
+const CLAIM_POLL_MS = 25;
 
 export function subscribes(webhook: WebhookRecord, type: string): boolean {
   return webhook.enabled && (webhook.events.includes(ALL_EVENTS) || webhook.events.includes(type));
@@ -30,6 +34,8 @@ export class Dispatcher implements Deliveries {
   readonly #schedule: readonly number[];
   readonly #timeoutMs: number;
   readonly #logger: Logger | undefined;
+  /** Deliveries whose next attempt someone waits for (attemptNow). */
+  readonly #awaited = new Set<string>();
 
   /** Takes the scheduler's due jobs as delivery attempts and plans every stored delivery that is not final. */
   constructor(rt: Runtime, logger?: Logger) {
@@ -41,6 +47,17 @@ export class Dispatcher implements Deliveries {
     for (const delivery of rt.store.all('deliveries')) {
       if (delivery.nextAttemptAt !== null) rt.scheduler.schedule(delivery.id, Date.parse(delivery.nextAttemptAt));
     }
+    // Deliveries another process sharing the store plans or attempts: every process plans every
+    // delivery, and the claim in #send decides which one makes each attempt.
+    rt.store.onRemoteChange((change) => {
+      if (change.op === 'put' && change.name === 'deliveries') {
+        const delivery = change.record as DeliveryRecord;
+        if (delivery.nextAttemptAt === null) rt.scheduler.cancel(delivery.id);
+        else rt.scheduler.schedule(delivery.id, Date.parse(delivery.nextAttemptAt));
+      } else if (change.op === 'del' && change.name === 'deliveries') {
+        rt.scheduler.cancel(change.id);
+      }
+    });
   }
 
   /** Inside the event's store write: one pending delivery per subscribed webhook. */
@@ -76,7 +93,13 @@ export class Dispatcher implements Deliveries {
 
   /** Sends a delivery's next attempt now and answers the delivery after it (test events, DLQ retries). */
   async attemptNow(id: string): Promise<DeliveryRecord> {
-    await this.#rt.scheduler.runNow(id);
+    // Whoever makes this attempt (another process sharing the store may have claimed it), the answer waits for it.
+    this.#awaited.add(id);
+    try {
+      await this.#rt.scheduler.runNow(id);
+    } finally {
+      this.#awaited.delete(id);
+    }
     const delivery = this.#rt.store.get('deliveries', id);
     if (!delivery) throw notFound('delivery', id);
     return delivery;
@@ -101,8 +124,43 @@ export class Dispatcher implements Deliveries {
     return this.attemptNow(id);
   }
 
+  /**
+   * Whether this process makes the attempt due now. With one process it always does. With a
+   * shared store, another process may hold the claim: while the clock steps (`nominalAt` set)
+   * or when a caller waits for the attempt (attemptNow), this waits for that attempt, so the
+   * next step (or the answer) finds its outcome; otherwise it looks again
+   * when that claim would lapse, in case its process died. The change log replans it sooner.
+   */
+  async #claim(id: string, nominalAt: number | undefined): Promise<boolean> {
+    const { store, clock, scheduler } = this.#rt;
+    const holdMs = this.#timeoutMs + CLAIM_MARGIN_MS;
+    for (;;) {
+      const claim = await store.claimAttempt(id, clock.iso(), holdMs);
+      if (claim.state === 'claimed') return true;
+      if (claim.state === 'not-due') {
+        // Made meanwhile by another process: read its outcome before anyone answers from this record.
+        await store.sync();
+        if (claim.nextAttemptAt !== null) scheduler.schedule(id, Date.parse(claim.nextAttemptAt));
+        return false;
+      }
+      if (nominalAt === undefined && !this.#awaited.has(id)) {
+        scheduler.schedule(id, clock.nowMs() + Math.ceil(claim.forMs * clock.speed));
+        return false;
+      }
+      const before = store.get('deliveries', id);
+      const until = Date.now() + claim.forMs;
+      while (Date.now() <= until) {
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_POLL_MS));
+        await store.sync();
+        if (store.get('deliveries', id) !== before) return false;
+      }
+    }
+  }
+
   async #send(id: string, nominalAt?: number): Promise<void> {
     const { store, clock } = this.#rt;
+    if (!store.get('deliveries', id) || !(await this.#claim(id, nominalAt))) return;
+    // Read after the claim: what another process recorded meanwhile counts.
     const delivery = store.get('deliveries', id);
     if (!delivery || delivery.nextAttemptAt === null) return;
     const webhook = store.get('webhooks', delivery.webhookId);

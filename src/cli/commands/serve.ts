@@ -5,6 +5,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
 import { createLogger, type LogFormat } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
+import { redactUrl } from '../../store/postgres/store.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -13,6 +14,7 @@ interface ServeOptions {
   dataDir: string;
   seed?: string;
   inMemory?: boolean;
+  store?: string;
   logFormat: LogFormat;
   quiet?: boolean;
   clockSpeed?: number;
@@ -59,6 +61,10 @@ export function registerServe(program: Command): void {
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
     .option(
+      '--store <url>',
+      'keep the store in PostgreSQL (postgres://user:pass@host:5432/db) instead of --data-dir, shared by every svc serve given the same URL (env SVC_STORE_URL)',
+    )
+    .option(
       '--log-format <format>',
       'request log: pretty or json',
       (value) => {
@@ -95,7 +101,24 @@ Examples:
     });
 }
 
+/** A PostgreSQL URL, checked before anything starts. */
+function parseStoreUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliError(`--store "${text}" is not a URL; give postgres://user:pass@host:5432/db`, 2);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new CliError(`--store takes a postgres:// URL (got ${url.protocol}//…); without it the store lives in --data-dir`, 2);
+  }
+  return text;
+}
+
 async function serve(options: ServeOptions): Promise<void> {
+  const fromEnv = process.env['SVC_STORE_URL'];
+  const store = options.store ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  if (store !== undefined) parseStoreUrl(store);
   const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
@@ -107,6 +130,7 @@ async function serve(options: ServeOptions): Promise<void> {
     host: options.host,
     dataDir: options.dataDir,
     inMemory: options.inMemory ?? false,
+    ...(store === undefined ? {} : { storeUrl: store }),
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
     clock: { ...(options.clockSpeed === undefined ? {} : { speed: options.clockSpeed }), ...(startTime === undefined ? {} : { startTime }) },
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
@@ -121,7 +145,7 @@ async function serve(options: ServeOptions): Promise<void> {
     `${chalk.bold('svc')} emulator ready`,
     `  API        ${chalk.cyan(emulator.baseUrl)}`,
     `  Dashboard  ${chalk.cyan(emulator.dashboardUrl)}`,
-    `  Data       ${emulator.rt.store.dataDir ?? '(in memory)'}`,
+    `  Data       ${store !== undefined ? `${redactUrl(store)} (shared)` : (emulator.rt.store.dataDir ?? '(in memory)')}`,
     ...emulator.seededKeys.map((k) => `  API key    ${chalk.green(k.key)}  ${chalk.dim(`(${k.tenantName})`)}`),
   ];
   if (emulator.seededKeys.length === 0) lines.push(`  API key    ${chalk.dim('none of the fixture keys is active; create one with POST /v1/api-keys')}`);

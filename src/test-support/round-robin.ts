@@ -1,0 +1,54 @@
+/**
+ * A tiny round-robin HTTP proxy on a loopback port, the load balancer in front of several
+ * `svc serve` processes: each request goes to the next backend in turn; one that refuses the
+ * connection (a killed process) is skipped for the next.
+ */
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RoundRobin {
+  /** http://127.0.0.1:port */
+  readonly origin: string;
+  /** How many requests each backend answered. */
+  readonly answered: number[];
+  close(): Promise<void>;
+}
+
+export async function startRoundRobin(backends: string[]): Promise<RoundRobin> {
+  let next = 0;
+  const answered = backends.map(() => 0);
+  const forward = (incoming: IncomingMessage, body: Buffer, response: ServerResponse, tries: number): void => {
+    const index = next++ % backends.length;
+    const target = new URL(incoming.url ?? '/', backends[index]);
+    const outgoing = request(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
+      answered[index]! += 1;
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
+      if (!response.headersSent && tries < backends.length && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) {
+        forward(incoming, body, response, tries + 1);
+        return;
+      }
+      if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
+      response.end(`round-robin proxy: ${error.message}`);
+    });
+    outgoing.end(body);
+  };
+  const server: Server = createServer((incoming, response) => {
+    const chunks: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+    incoming.on('end', () => forward(incoming, Buffer.concat(chunks), response, 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    answered,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
