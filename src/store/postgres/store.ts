@@ -20,10 +20,14 @@ import { randomBase62 } from '../../ids.js';
 import type { Collection } from '../collection.js';
 import { StoreOpenError } from '../document.js';
 import type { AnyRecord } from '../newest-first.js';
-import { COLLECTION_NAMES, type CollectionName } from '../records.js';
+import { COLLECTION_NAMES } from '../records.js';
 import { Store, type SharedFaults, type StoreOp } from '../store.js';
 import type { Decision } from '../token-buckets.js';
-import { LOCKS, MIGRATIONS, PG_SCHEMA_VERSION, ROW_COLUMNS, rowOf, SEARCH_INDEX, tableOf } from './schema.js';
+import { currentSeq, migrate, redactUrl } from './migrate.js';
+import { appendChanges, failureOf, storeRows } from './rows.js';
+import { LOCKS, tableOf } from './schema.js';
+
+export { redactUrl } from './migrate.js';
 import { claimAttempt, PostgresFaults, takeToken, type Claim, type ChangeKind } from './shared.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
@@ -38,19 +42,10 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown };
+
 /** What a change-log entry holds, by kind. */
 type ChangeHandler = (body: unknown) => void;
-
-/** Removes the password from a URL before it is printed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
 
 export class PostgresStore extends Store {
   readonly dataDir = null;
@@ -192,11 +187,32 @@ export class PostgresStore extends Store {
     }
   }
 
+  /** Runs each write's mutation; one that throws is taken back at once and answered with its error. */
+  #mutateAll(batch: PendingWrite[], ops: StoreOp[], undo: Array<() => void>, outcomes: Outcome[]): void {
+    for (const write of batch) {
+      const mine: Array<() => void> = [];
+      this.undo = mine;
+      this.ops = [];
+      try {
+        const { result, hooks } = this.runMutation(write.mutate);
+        outcomes.push({ ok: true, value: result, hooks });
+        ops.push(...this.ops);
+        undo.push(...mine);
+      } catch (error) {
+        for (const step of mine.reverse()) step();
+        outcomes.push({ ok: false, error });
+      } finally {
+        this.undo = null;
+        this.ops = [];
+      }
+    }
+  }
+
   /** One transaction for the writes gathered meanwhile. */
   async #transaction(batch: PendingWrite[]): Promise<void> {
     const client = this.#writer;
     const undo: Array<() => void> = [];
-    const outcomes: Array<{ ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown }> = [];
+    const outcomes: Outcome[] = [];
     const ops: StoreOp[] = [];
     let began = false;
     try {
@@ -205,42 +221,15 @@ export class PostgresStore extends Store {
       await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.write]);
       await this.#catchUp(client);
       this.#extra = [];
-      for (const write of batch) {
-        const mine: Array<() => void> = [];
-        this.undo = mine;
-        this.ops = [];
-        try {
-          const { result, hooks } = this.runMutation(write.mutate);
-          outcomes.push({ ok: true, value: result, hooks });
-          ops.push(...this.ops);
-          undo.push(...mine);
-        } catch (error) {
-          // A mutation that throws (a 409, a 404) leaves nothing behind, here as in the file store's order of checks.
-          for (const step of mine.reverse()) step();
-          outcomes.push({ ok: false, error });
-        } finally {
-          this.undo = null;
-          this.ops = [];
-        }
-      }
+      this.#mutateAll(batch, ops, undo, outcomes);
       const extra = this.#extra;
       this.#extra = [];
       if (ops.length > 0 || extra.length > 0) {
-        await this.#storeOps(client, ops);
+        await storeRows(client, ops);
         for (const change of extra) for (const [sql, values] of change.statements) await client.query(sql, values);
-        const entries: Array<[ChangeKind, unknown]> = [
-          ...(ops.length > 0 ? [['records', ops] as [ChangeKind, unknown]] : []),
-          ...extra.map((change) => [change.kind, change.body] as [ChangeKind, unknown]),
-        ];
-        let seq = this.#lastSeq;
-        for (const [kind, body] of entries) {
-          const { rows } = await client.query<{ seq: string }>('INSERT INTO svc_changes (origin, kind, body) VALUES ($1, $2, $3) RETURNING seq', [
-            this.origin,
-            kind,
-            JSON.stringify(body),
-          ]);
-          seq = Number(rows[0]!.seq);
-        }
+        const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
+        for (const change of extra) entries.push([change.kind, change.body]);
+        const seq = await appendChanges(client, this.origin, entries);
         await client.query(`SELECT pg_notify('svc_changes', $1)`, [String(seq)]);
         if (++this.#writes % PRUNE_EVERY_WRITES === 0) await client.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`);
         await client.query('COMMIT');
@@ -264,46 +253,6 @@ export class PostgresStore extends Store {
       write.resolve(outcome.value);
       for (const hook of outcome.hooks) hook();
     });
-  }
-
-  /** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
-  async #storeOps(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {
-    let index = 0;
-    while (index < ops.length) {
-      const op = ops[index]!;
-      if (op[0] === 'clear') {
-        await client.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
-        index += 1;
-        continue;
-      }
-      const [kind, name] = op;
-      let end = index;
-      while (end < ops.length && ops[end]![0] === kind && ops[end]![1] === name) end += 1;
-      const run = ops.slice(index, end);
-      index = end;
-      const table = tableOf(name as CollectionName);
-      if (kind === 'del') {
-        await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [run.map((entry) => entry[2] as string)]);
-        continue;
-      }
-      // The last put of an id wins (one INSERT may not touch a row twice).
-      const latest = new Map<string, AnyRecord>();
-      for (const entry of run) latest.set((entry[2] as AnyRecord).id, entry[2] as AnyRecord);
-      const columns: Array<Array<string | null>> = ROW_COLUMNS.map(() => []);
-      for (const record of latest.values()) rowOf(name as CollectionName, record).forEach((value, column) => columns[column]!.push(value));
-      const claimReset =
-        name === 'deliveries'
-          ? `, claimed_by = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claimed_by END,
-               claim_until = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claim_until END`
-          : '';
-      await client.query(
-        `INSERT INTO ${table} (${ROW_COLUMNS.join(', ')})
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
-         ON CONFLICT (id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, created_at = EXCLUDED.created_at,
-           unique_key = EXCLUDED.unique_key, next_attempt_at = EXCLUDED.next_attempt_at, data = EXCLUDED.data${claimReset}`,
-        columns,
-      );
-    }
   }
 
   /**
@@ -400,51 +349,5 @@ export class PostgresStore extends Store {
     await this.#starter?.end().catch(() => {});
     await Promise.allSettled([this.#writer.end(), this.#listener.end()]);
     await this.#pool.end().catch(() => {});
-  }
-}
-
-/** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */
-function failureOf(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  if (code === '23505') {
-    return new ApiError('conflict', `another request took the same unique value first (${constraint ?? 'unique rule'}); read it back and try again`);
-  }
-  return new ApiError('store_unavailable', `the database cannot be written: ${(error as Error).message}`);
-}
-
-async function currentSeq(client: pg.ClientBase): Promise<number> {
-  const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM svc_changes');
-  return Number(rows[0]?.seq ?? 0);
-}
-
-/** Brings the tables to PG_SCHEMA_VERSION, one migration per transaction; refuses a newer database. */
-async function migrate(client: pg.ClientBase, url: string): Promise<void> {
-  await client.query('CREATE TABLE IF NOT EXISTS svc_meta (key text PRIMARY KEY, value jsonb NOT NULL)');
-  const { rows } = await client.query<{ value: number }>(`SELECT value FROM svc_meta WHERE key = 'schema_version'`);
-  const version = rows[0]?.value ?? 0;
-  if (version > PG_SCHEMA_VERSION) {
-    throw new StoreOpenError(
-      `the database at ${redactUrl(url)} was written by a newer svc (schema version ${version}, this one reads up to ${PG_SCHEMA_VERSION}); it was left untouched`,
-    );
-  }
-  for (let from = version; from < PG_SCHEMA_VERSION; from += 1) {
-    await client.query('BEGIN');
-    try {
-      for (const statement of MIGRATIONS[from]!) await client.query(statement);
-      await client.query(`INSERT INTO svc_meta (key, value) VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [
-        JSON.stringify(from + 1),
-      ]);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw new StoreOpenError(`migrating the database at ${redactUrl(url)} to schema version ${from + 1} failed: ${(error as Error).message}`);
-    }
-  }
-  try {
-    await client.query(SEARCH_INDEX.extension);
-    await client.query(SEARCH_INDEX.trigram);
-  } catch {
-    await client.query(SEARCH_INDEX.fallback);
   }
 }

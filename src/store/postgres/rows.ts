@@ -1,0 +1,77 @@
+/**
+ * What a write transaction of postgres/store.ts leaves in the database: the rows of its
+ * operations (a put upserts the record's row, the jsonb record beside its indexed columns; a
+ * delete deletes it; a reset truncates every collection's table) and its change-log entries;
+ * and the error a failed transaction answers.
+ */
+import type pg from 'pg';
+import { ApiError } from '../../errors.js';
+import type { AnyRecord } from '../newest-first.js';
+import { COLLECTION_NAMES, type CollectionName } from '../records.js';
+import type { StoreOp } from '../store.js';
+import { ROW_COLUMNS, rowOf, tableOf } from './schema.js';
+import type { ChangeKind } from './shared.js';
+
+/** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
+export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {
+  let index = 0;
+  while (index < ops.length) {
+    const op = ops[index]!;
+    if (op[0] === 'clear') {
+      await client.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
+      index += 1;
+      continue;
+    }
+    const [kind, name] = op;
+    let end = index;
+    while (end < ops.length && ops[end]![0] === kind && ops[end]![1] === name) end += 1;
+    const run = ops.slice(index, end);
+    index = end;
+    const table = tableOf(name as CollectionName);
+    if (kind === 'del') {
+      await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [run.map((entry) => entry[2] as string)]);
+      continue;
+    }
+    // The last put of an id wins (one INSERT may not touch a row twice).
+    const latest = new Map<string, AnyRecord>();
+    for (const entry of run) latest.set((entry[2] as AnyRecord).id, entry[2] as AnyRecord);
+    const columns: Array<Array<string | null>> = ROW_COLUMNS.map(() => []);
+    for (const record of latest.values()) rowOf(name as CollectionName, record).forEach((value, column) => columns[column]!.push(value));
+    const claimReset =
+      name === 'deliveries'
+        ? `, claimed_by = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claimed_by END,
+             claim_until = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claim_until END`
+        : '';
+    await client.query(
+      `INSERT INTO ${table} (${ROW_COLUMNS.join(', ')})
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
+       ON CONFLICT (id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, created_at = EXCLUDED.created_at,
+         unique_key = EXCLUDED.unique_key, next_attempt_at = EXCLUDED.next_attempt_at, data = EXCLUDED.data${claimReset}`,
+      columns,
+    );
+  }
+}
+
+/** Appends one change-log entry per kind of change and answers the last sequence number. */
+export async function appendChanges(client: pg.ClientBase, origin: string, entries: Array<[ChangeKind, unknown]>): Promise<number> {
+  let seq = 0;
+  for (const [kind, body] of entries) {
+    const { rows } = await client.query<{ seq: string }>('INSERT INTO svc_changes (origin, kind, body) VALUES ($1, $2, $3) RETURNING seq', [
+      origin,
+      kind,
+      JSON.stringify(body),
+    ]);
+    seq = Number(rows[0]!.seq);
+  }
+  return seq;
+}
+
+/** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */
+export function failureOf(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  if (code === '23505') {
+    return new ApiError('conflict', `another request took the same unique value first (${constraint ?? 'unique rule'}); read it back and try again`);
+  }
+  return new ApiError('store_unavailable', `the database cannot be written: ${(error as Error).message}`);
+}
