@@ -1,5 +1,5 @@
 /** Identifiers (DESIGN D2): a type prefix plus random base62. */
-import { randomBase62 } from './crypto/entropy.js';
+import { randomBase62 } from './entropy.js';
 
 export { randomBase62 };
 

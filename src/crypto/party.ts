@@ -5,7 +5,7 @@
  */
 import { createHash, createPrivateKey, createPublicKey } from 'node:crypto';
 import { combine, split } from 'shamir-secret-sharing';
-import { randomBytes } from './entropy.js';
+import { randomBytes } from '../entropy.js';
 
 /** Canton's hash purpose for a public-key fingerprint. */
 export const PUBLIC_KEY_FINGERPRINT_PURPOSE = 12;

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LegacySealed, Sealed } from '../store/records.js';
-import { randomBytes } from './entropy.js';
+import { randomBytes } from '../entropy.js';
 
 export const SEAL_KEY_FILE = 'seal.key';
 

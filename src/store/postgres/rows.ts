@@ -10,7 +10,7 @@ import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
 import type { StoreOp } from '../store.js';
 import { ROW_COLUMNS, rowOf, tableOf } from './schema.js';
-import type { ChangeKind } from './shared.js';
+import type { ChangeKind } from './changes.js';
 
 /** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
 export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {

@@ -9,10 +9,7 @@ import type pg from 'pg';
 import { Clock, type ClockOptions, type ClockState } from '../../clock/clock.js';
 import type { Claim, SharedFault, SharedFaults } from '../store.js';
 import { BURST_SECONDS, type Decision } from '../token-buckets.js';
-import type { PostgresStore } from './store.js';
-
-/** What a change-log entry is about. */
-export type ChangeKind = 'records' | 'clock' | 'faults';
+import type { ChangeLog } from './changes.js';
 
 export type { Claim };
 
@@ -79,7 +76,7 @@ export async function sharedSealKey(pool: pg.Pool): Promise<Buffer> {
  * (which win and are stored). Every change is stored in the order of the writes and followed
  * by every other process, whose scheduler then re-plans.
  */
-export async function openSharedClock(store: PostgresStore, options: ClockOptions = {}): Promise<Clock> {
+export async function openSharedClock(store: ChangeLog, options: ClockOptions = {}): Promise<Clock> {
   const { rows } = await store.pool.query<{ value: ClockState }>(`SELECT value FROM svc_meta WHERE key = 'clock'`);
   const stored = rows[0]?.value;
   const clock = new Clock({ ...options, ...(stored === undefined ? {} : { resume: stored }) });
@@ -110,7 +107,7 @@ export class PostgresFaults implements SharedFaults {
   #active: number;
 
   constructor(
-    private readonly store: PostgresStore,
+    private readonly store: ChangeLog,
     active: number,
   ) {
     this.#active = active;
@@ -119,7 +116,7 @@ export class PostgresFaults implements SharedFaults {
     });
   }
 
-  static async open(store: PostgresStore): Promise<PostgresFaults> {
+  static async open(store: ChangeLog): Promise<PostgresFaults> {
     const { rows } = await store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0');
     return new PostgresFaults(store, Number(rows[0]!.n));
   }

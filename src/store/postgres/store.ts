@@ -28,7 +28,8 @@ import { appendChanges, failureOf, storeRows } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
 
 export { redactUrl } from './migrate.js';
-import { claimAttempt, PostgresFaults, takeToken, type Claim, type ChangeKind } from './shared.js';
+import type { ChangeKind, ChangeLog } from './changes.js';
+import { claimAttempt, PostgresFaults, takeToken, type Claim } from './shared.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
 const POLL_MS = 1_000;
@@ -47,7 +48,7 @@ type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: fa
 /** What a change-log entry holds, by kind. */
 type ChangeHandler = (body: unknown) => void;
 
-export class PostgresStore extends Store {
+export class PostgresStore extends Store implements ChangeLog {
   readonly dataDir = null;
   readonly kind = 'postgres' as const;
   /** This process, as the change log names it. */

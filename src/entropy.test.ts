@@ -1,7 +1,7 @@
 import { split, combine } from 'shamir-secret-sharing';
 import { describe, expect, it } from 'vitest';
 import { fillRandom, randomBase62, randomBytes } from './entropy.js';
-import { getRandomBytes } from './shamir-csprng.js';
+import { getRandomBytes } from './crypto/shamir-csprng.js';
 
 describe('pooled CSPRNG', () => {
   it('hands out bytes that are never handed out twice, across pool refills', () => {
