@@ -102,6 +102,12 @@ export async function openSharedClock(store: ChangeLog, options: ClockOptions = 
   return clock;
 }
 
+/** A fault's columns under the names of SharedFault. */
+const FAULT_COLUMNS = (table: string): string =>
+  ['id', 'method', 'path', 'pattern', 'status', 'delay', 'delay_ms AS "delayMs"', 'count', 'remaining', 'created_at AS "createdAt"']
+    .map((column) => `${table}.${column}`)
+    .join(', ');
+
 /** The faults of a database: a table every process counts requests against. */
 export class PostgresFaults implements SharedFaults {
   #active: number;
@@ -143,45 +149,17 @@ export class PostgresFaults implements SharedFaults {
   }
 
   async list(): Promise<SharedFault[]> {
-    const { rows } = await this.store.pool.query<FaultRow>('SELECT * FROM svc_faults WHERE remaining > 0 ORDER BY seq');
-    return rows.map(faultOf);
+    const { rows } = await this.store.pool.query<SharedFault>(`SELECT ${FAULT_COLUMNS('svc_faults')} FROM svc_faults WHERE remaining > 0 ORDER BY seq`);
+    return rows;
   }
 
   async take(method: string, relativePath: string): Promise<SharedFault | undefined> {
-    const { rows } = await this.store.pool.query<FaultRow>(
+    const { rows } = await this.store.pool.query<SharedFault>(
       `UPDATE svc_faults f SET remaining = f.remaining - 1
          FROM (SELECT seq FROM svc_faults WHERE remaining > 0 AND (method IS NULL OR method = $1) AND $2 ~ pattern ORDER BY seq LIMIT 1 FOR UPDATE) pick
-        WHERE f.seq = pick.seq RETURNING f.*`,
+        WHERE f.seq = pick.seq RETURNING ${FAULT_COLUMNS('f')}`,
       [method, relativePath],
     );
-    return rows[0] === undefined ? undefined : faultOf(rows[0]);
+    return rows[0];
   }
-}
-
-interface FaultRow {
-  id: string;
-  method: string | null;
-  path: string;
-  pattern: string;
-  status: number | null;
-  delay: string | null;
-  delay_ms: number;
-  count: number;
-  remaining: number;
-  created_at: string;
-}
-
-function faultOf(row: FaultRow): SharedFault {
-  return {
-    id: row.id,
-    method: row.method,
-    path: row.path,
-    pattern: row.pattern,
-    status: row.status,
-    delay: row.delay,
-    delayMs: row.delay_ms,
-    count: row.count,
-    remaining: row.remaining,
-    createdAt: row.created_at,
-  };
 }
