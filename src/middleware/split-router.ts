@@ -1,0 +1,98 @@
+/**
+ * The app's router: Hono's RegExpRouter for every route it can take, its TrieRouter for the
+ * few it cannot, and one answer merged in the order the routes were added.
+ *
+ * Hono's default (SmartRouter) uses RegExpRouter, one regular expression per method, unless a
+ * single route makes it throw, and then TrieRouter for everything. RegExpRouter refuses a
+ * static segment beside a parameter in the same place, and the spec has two such pairs
+ * (`/users/me/wallet` beside `/users/{id}`, `/guests/cleanup` beside `/guests/{id}/convert`),
+ * so every request paid a trie walk over some 200 routes and middleware. Here the routes with
+ * parameters go to RegExpRouter first, then the others; a route it refuses goes to a
+ * TrieRouter instead. A request asks the trie only when its path starts with the fixed part
+ * (up to the first parameter or wildcard) of one of the trie's routes, so a request that no
+ * such route can match costs one RegExpRouter match, as in a Hono app with no such pair.
+ */
+import { UnsupportedPathError, type ParamIndexMap, type Params, type Result, type Router } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { TrieRouter } from 'hono/router/trie-router';
+
+type Route<T> = [method: string, path: string, handler: T];
+
+/** The part of a route's path before its first parameter or wildcard: a path it matches starts with it. */
+export function fixedPrefix(path: string): string {
+  const end = path.search(/[:*]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** A RegExpRouter holding `routes`. */
+function regExpRouterOf<T>(routes: readonly Route<T>[]): RegExpRouter<T> {
+  const router = new RegExpRouter<T>();
+  for (const [method, path, handler] of routes) router.add(method, path, handler);
+  return router;
+}
+
+export class SplitRouter<T> implements Router<T> {
+  name = 'SplitRouter';
+  #routes: Route<T>[] | null = [];
+  #regExp: RegExpRouter<T> | null = null;
+  #trie: TrieRouter<T> | null = null;
+  /** The fixed prefixes of the routes in the trie. */
+  #triePrefixes: string[] = [];
+  /** Each handler's place in the order of add(), to merge the two routers' answers. */
+  #order = new Map<T, number>();
+
+  add(method: string, path: string, handler: T): void {
+    if (this.#routes === null) throw new Error('Can not add a route since the matcher is already built.');
+    this.#order.set(handler, this.#routes.length);
+    this.#routes.push([method, path, handler]);
+  }
+
+  /** Splits the routes between the two routers; runs once, at the first match. */
+  #build(): void {
+    const routes = this.#routes ?? [];
+    this.#routes = null;
+    const withParams = routes.filter(([, path]) => path.includes(':'));
+    const taken: Route<T>[] = [];
+    const refused: Route<T>[] = [];
+    let router: RegExpRouter<T> = new RegExpRouter<T>();
+    for (const route of [...withParams, ...routes.filter(([, path]) => !path.includes(':'))]) {
+      try {
+        router.add(...route);
+        taken.push(route);
+      } catch (error) {
+        if (!(error instanceof UnsupportedPathError)) throw error;
+        // The refused route may have been half added: start again from the ones taken.
+        refused.push(route);
+        router = regExpRouterOf(taken);
+      }
+    }
+    // The routers keep each method's handlers in the order they were given.
+    const inOrder = (list: Route<T>[]): Route<T>[] => list.sort((a, b) => this.#order.get(a[2])! - this.#order.get(b[2])!);
+    this.#regExp = refused.length === 0 ? router : regExpRouterOf(inOrder(taken));
+    if (refused.length > 0) {
+      const trie = new TrieRouter<T>();
+      for (const route of inOrder(refused)) trie.add(...route);
+      this.#trie = trie;
+      this.#triePrefixes = [...new Set(refused.map(([, path]) => fixedPrefix(path)))];
+    }
+  }
+
+  match(method: string, path: string): Result<T> {
+    if (this.#regExp === null) this.#build();
+    const found = this.#regExp!.match(method, path);
+    if (this.#trie === null || !this.#triePrefixes.some((prefix) => path.startsWith(prefix))) return found;
+    const more = this.#trie.match(method, path) as [[T, Params][]];
+    if (more[0].length === 0) return found;
+    if (found[0].length === 0) return more;
+    // Both answered: one list in the order of add(), with the parameters as values.
+    const [entries, stash] = found as [[T, ParamIndexMap][], string[]];
+    const merged: [T, Params][] = entries.map(([handler, map]) => {
+      const params: Params = {};
+      for (const name in map) params[name] = stash[map[name]!]!;
+      return [handler, params];
+    });
+    merged.push(...more[0]);
+    merged.sort((a, b) => this.#order.get(a[0])! - this.#order.get(b[0])!);
+    return [merged];
+  }
+}
