@@ -14,6 +14,7 @@ import { CONFORMANCE_ENABLED, conformanceRows } from './lib/conformance.js';
 import { ACME_KEY, FIRST_NAMES, jsonServerCopy, jsonServerFile, svcDataDir, workingCopy } from './lib/data.js';
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
+import { postgresRows } from './lib/postgres.js';
 import { compare, printTable, type Row } from './lib/report.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk } from './lib/wrk.js';
@@ -378,6 +379,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['writes', writes],
   ['fanout', fanOut],
   ['coldstart', coldStart],
+  ['postgres', async () => void rows.push(...(await postgresRows(log, notes)))],
   ['conformance', async () => void rows.push(...(await conformanceRows(log)))],
 ];
 try {

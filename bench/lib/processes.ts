@@ -57,8 +57,10 @@ export async function startServer(options: {
   env?: Record<string, string>;
   cwd?: string;
   timeoutMs?: number;
+  /** The cores it may run on (taskset -c); default SERVER_CORE. */
+  cores?: string;
 }): Promise<ServerProcess> {
-  const [command, args] = TASKSET ? [TASKSET, ['-c', SERVER_CORE, options.command, ...options.args]] : [options.command, options.args];
+  const [command, args] = TASKSET ? [TASKSET, ['-c', options.cores ?? SERVER_CORE, options.command, ...options.args]] : [options.command, options.args];
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: options.cwd,

@@ -52,18 +52,15 @@ export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<
   }
 }
 
-/** Appends one change-log entry per kind of change and answers the last sequence number. */
+/** Appends one change-log entry per kind of change, and the NOTIFY other processes hear at commit; answers the last sequence number. */
 export async function appendChanges(client: pg.ClientBase, origin: string, entries: Array<[ChangeKind, unknown]>): Promise<number> {
-  let seq = 0;
-  for (const [kind, body] of entries) {
-    const { rows } = await client.query<{ seq: string }>('INSERT INTO svc_changes (origin, kind, body) VALUES ($1, $2, $3) RETURNING seq', [
-      origin,
-      kind,
-      JSON.stringify(body),
-    ]);
-    seq = Number(rows[0]!.seq);
-  }
-  return seq;
+  const { rows } = await client.query<{ seq: string }>(
+    `WITH appended AS (
+       INSERT INTO svc_changes (origin, kind, body) SELECT $1, kind, body FROM unnest($2::text[], $3::jsonb[]) AS entry(kind, body) RETURNING seq)
+     SELECT max(seq) AS seq, pg_notify('svc_changes', max(seq)::text) FROM appended`,
+    [origin, entries.map(([kind]) => kind), entries.map(([, body]) => JSON.stringify(body))],
+  );
+  return Number(rows[0]!.seq);
 }
 
 /** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */

@@ -43,6 +43,8 @@ interface PendingWrite {
   reject: (error: unknown) => void;
 }
 
+type ChangeRow = { seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null };
+
 type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown };
 
 /** What a change-log entry holds, by kind. */
@@ -217,10 +219,13 @@ export class PostgresStore extends Store implements ChangeLog {
     const ops: StoreOp[] = [];
     let began = false;
     try {
-      await client.query('BEGIN');
+      // One round trip: begin, take the write lock, read what others wrote since (lastSeq is an integer).
       began = true;
-      await client.query('SELECT pg_advisory_xact_lock($1, $2)', [...LOCKS.write]);
-      await this.#catchUp(client);
+      const opened = (await client.query(
+        `BEGIN; SELECT pg_advisory_xact_lock(${LOCKS.write.join(', ')});
+         SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > ${Math.trunc(this.#lastSeq)} ORDER BY seq`,
+      )) as unknown as Array<pg.QueryResult<ChangeRow>>;
+      await this.#apply(opened[2]!.rows, client);
       this.#extra = [];
       this.#mutateAll(batch, ops, undo, outcomes);
       const extra = this.#extra;
@@ -231,7 +236,6 @@ export class PostgresStore extends Store implements ChangeLog {
         const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
         for (const change of extra) entries.push([change.kind, change.body]);
         const seq = await appendChanges(client, this.origin, entries);
-        await client.query(`SELECT pg_notify('svc_changes', $1)`, [String(seq)]);
         if (++this.#writes % PRUNE_EVERY_WRITES === 0) await client.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`);
         await client.query('COMMIT');
         this.#lastSeq = Math.max(this.#lastSeq, seq);
@@ -261,10 +265,15 @@ export class PostgresStore extends Store implements ChangeLog {
    * connection inside a write (under the lock), or on the pool for sync().
    */
   async #catchUp(client: pg.ClientBase | pg.Pool): Promise<void> {
-    const { rows } = await client.query<{ seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null }>(
+    const { rows } = await client.query<ChangeRow>(
       `SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > $1 ORDER BY seq`,
       [this.#lastSeq],
     );
+    await this.#apply(rows, client);
+  }
+
+  /** Applies change-log rows (seq order) that are newer than what this process has, but its own. */
+  async #apply(rows: ChangeRow[], client: pg.ClientBase | pg.Pool): Promise<void> {
     if (rows.length === 0) return;
     const oldest = Number(rows[0]!.oldest);
     if (oldest > this.#lastSeq + 1 && Number(rows[0]!.seq) !== this.#lastSeq + 1) {
