@@ -51,6 +51,9 @@ export interface SharedFault {
   createdAt: string;
 }
 
+/** What one write of a batch came to: its result and onCommitted hooks, or the error its mutation threw. */
+export type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown };
+
 /** A change made by another process sharing the store, once applied here. */
 export type RemoteChange = { op: 'put'; name: CollectionName; record: AnyRecord } | { op: 'del'; name: CollectionName; id: string } | { op: 'clear' };
 
@@ -229,6 +232,30 @@ export abstract class Store {
       return { result: mutate(), hooks };
     } finally {
       this.#committedHooks = null;
+    }
+  }
+
+  /**
+   * Runs several writes' mutations in turn (one transaction of a backend that can refuse it),
+   * gathering their operations and how to undo them; one that throws is taken back at once.
+   */
+  protected mutateAll(batch: ReadonlyArray<{ mutate: () => unknown }>, ops: StoreOp[], undo: Array<() => void>, outcomes: Outcome[]): void {
+    for (const write of batch) {
+      const mine: Array<() => void> = [];
+      this.undo = mine;
+      this.ops = [];
+      try {
+        const { result, hooks } = this.runMutation(write.mutate);
+        outcomes.push({ ok: true, value: result, hooks });
+        ops.push(...this.ops);
+        undo.push(...mine);
+      } catch (error) {
+        for (const step of mine.reverse()) step();
+        outcomes.push({ ok: false, error });
+      } finally {
+        this.undo = null;
+        this.ops = [];
+      }
     }
   }
 

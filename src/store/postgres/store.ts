@@ -21,7 +21,7 @@ import type { Collection } from '../collection.js';
 import { StoreOpenError } from '../document.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES } from '../records.js';
-import { Store, type SharedFaults, type StoreOp } from '../store.js';
+import { Store, type Outcome, type SharedFaults, type StoreOp } from '../store.js';
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate, redactUrl } from './migrate.js';
 import { appendChanges, failureOf, storeRows } from './rows.js';
@@ -44,8 +44,6 @@ interface PendingWrite {
 }
 
 type ChangeRow = { seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null };
-
-type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown };
 
 /** What a change-log entry holds, by kind. */
 type ChangeHandler = (body: unknown) => void;
@@ -190,27 +188,6 @@ export class PostgresStore extends Store implements ChangeLog {
     }
   }
 
-  /** Runs each write's mutation; one that throws is taken back at once and answered with its error. */
-  #mutateAll(batch: PendingWrite[], ops: StoreOp[], undo: Array<() => void>, outcomes: Outcome[]): void {
-    for (const write of batch) {
-      const mine: Array<() => void> = [];
-      this.undo = mine;
-      this.ops = [];
-      try {
-        const { result, hooks } = this.runMutation(write.mutate);
-        outcomes.push({ ok: true, value: result, hooks });
-        ops.push(...this.ops);
-        undo.push(...mine);
-      } catch (error) {
-        for (const step of mine.reverse()) step();
-        outcomes.push({ ok: false, error });
-      } finally {
-        this.undo = null;
-        this.ops = [];
-      }
-    }
-  }
-
   /** One transaction for the writes gathered meanwhile. */
   async #transaction(batch: PendingWrite[]): Promise<void> {
     const client = this.#writer;
@@ -227,7 +204,7 @@ export class PostgresStore extends Store implements ChangeLog {
       )) as unknown as Array<pg.QueryResult<ChangeRow>>;
       await this.#apply(opened[2]!.rows, client);
       this.#extra = [];
-      this.#mutateAll(batch, ops, undo, outcomes);
+      this.mutateAll(batch, ops, undo, outcomes);
       const extra = this.#extra;
       this.#extra = [];
       if (ops.length > 0 || extra.length > 0) {
