@@ -255,5 +255,15 @@ describe('/v1/users', () => {
     it.each(['usr_doesNotExist000000000', 'nonsense', 'wal_x'])('GET /users/%s is 404 not_found', async (id) => {
       expectError(await svc.request('GET', `/users/${id}`), 404, 'not_found');
     });
+
+    it('checks the id of GET /users/{id} as IdParam does: up to 200 characters, decoded; longer is 400 validation_error in the path', async () => {
+      expectError(await svc.request('GET', `/users/${'u'.repeat(200)}`), 404, 'not_found');
+      const tooLong = await svc.request('GET', `/users/${'u'.repeat(201)}`);
+      expectError(tooLong, 400, 'validation_error', ['id']);
+      expect(tooLong.body.details).toEqual([{ path: 'id', message: expect.stringContaining('200') as string, in: 'path' }]);
+      const user = (await svc.request('GET', '/users?page_size=1')).body.data[0] as UserView;
+      const encoded = user.id.replace('_', '%5F');
+      expect(await svc.request('GET', `/users/${encoded}`)).toMatchObject({ status: 200, body: { data: user } });
+    });
   });
 });

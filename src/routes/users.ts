@@ -6,14 +6,15 @@ import { CreateUserBody, User, UserListQuery, type UserView } from '../schemas/u
 import { asDocument, envelopeText, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
 import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
-import { API_KEY_SECURITY, newRouter } from './router.js';
+import { ApiError } from '../errors.js';
+import { API_KEY_SECURITY, issueDetails, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Users'];
 const security = API_KEY_SECURITY;
 
 export function usersRoutes(rt: Runtime) {
-  return newRouter()
+  const router = newRouter()
     .openapi(
       createRoute({
         method: 'get',
@@ -47,18 +48,35 @@ export function usersRoutes(rt: Runtime) {
         });
         return c.json({ data: userView(user) }, 201);
       },
-    )
-    .openapi(
-      createRoute({
-        method: 'get',
-        path: '/{id}',
-        operationId: 'getUser',
-        tags,
-        security,
-        summary: 'Get user',
-        request: { params: IdParam },
-        responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) },
-      }),
-      (c) => c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, c.req.valid('param').id)))), 200),
     );
+  // GET by id is the most frequent call: its one path parameter is checked here (checkedId),
+  // synchronously and to the same rules, rather than by the validator middleware .openapi()
+  // adds (an async parse and a step of the middleware chain: more than the read itself costs).
+  router.openAPIRegistry.registerPath(
+    createRoute({
+      method: 'get',
+      path: '/{id}',
+      operationId: 'getUser',
+      tags,
+      security,
+      summary: 'Get user',
+      request: { params: IdParam },
+      responses: { 200: jsonResponse(envelope(User), 'The user'), ...errorResponses(404) },
+    }),
+  );
+  return router.get('/:id', (c) => {
+    const id = c.req.param('id');
+    return c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, checkedId(id))))), 200);
+  });
+}
+
+const { minLength: ID_MIN, maxLength: ID_MAX } = IdParam.shape.id;
+
+/** `id` if IdParam takes it; otherwise the validation error IdParam gives, as the validator would answer it. */
+export function checkedId(id: string): string {
+  // IdParam checks only the length: most ids pass here without a parse.
+  if (id.length >= (ID_MIN ?? 0) && id.length <= (ID_MAX ?? Infinity)) return id;
+  const params = IdParam.safeParse({ id });
+  if (!params.success) throw new ApiError('validation_error', 'The request path is not valid', issueDetails(params.error.issues, 'param'));
+  return params.data.id;
 }
