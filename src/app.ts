@@ -3,15 +3,18 @@
  * the error handler and the OpenAPI document. It never reads argv or env and never listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
+import { ChainRouter } from './middleware/chain-router.js';
 import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
 import { responseHeaders } from './middleware/response.js';
+import { inSequence } from './middleware/sequence.js';
 import { SplitRouter } from './middleware/split-router.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
@@ -58,14 +61,16 @@ function toApiError(error: unknown, logger: Logger, requestId: string): ApiError
 
 export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const logger = options.logger ?? silentLogger;
-  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter() });
+  const onError: ErrorHandler<AppEnv> = (error, c) => {
+    const apiError = toApiError(error, logger, c.get('requestId') ?? '');
+    return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
+  };
+  // One handler per request, synchronous while its steps are (middleware/chain-router.ts).
+  const app = new OpenAPIHono<AppEnv>({ router: new ChainRouter(new SplitRouter(), onError) });
 
   app.use('*', responseHeaders(logger));
 
-  app.onError((error, c) => {
-    const apiError = toApiError(error, logger, c.get('requestId') ?? '');
-    return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
-  });
+  app.onError(onError);
   app.notFound((c) => {
     const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);
     return c.json(error.toBody(), 404);
@@ -84,10 +89,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   app.route('/_emulator', controlRoutes(rt));
   app.route('/_provider', providerPages(rt));
 
-  app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH));
-  app.use(`${API_BASE_PATH}/*`, jsonBody());
-  app.use(`${API_BASE_PATH}/*`, apiKeyAuth(rt));
-  app.use(`${API_BASE_PATH}/*`, rateLimit(rt));
+  app.use(`${API_BASE_PATH}/*`, inSequence(injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt)));
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
   v1.route('/apps', appsRoutes(rt));

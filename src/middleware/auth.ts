@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Runtime } from '../runtime.js';
 import { authenticate, presentedKeyHash } from '../services/api-keys.js';
 import type { ApiKeyRecord, TenantRecord } from '../store/records.js';
-import type { AppEnv } from './context.js';
+import { requestHeader, type AppEnv } from './context.js';
 
 /** Paths under /v1 that need no key. */
 export const KEY_EXEMPT_PATHS = new Set(['/v1/healthz', '/v1/readyz', '/v1/openapi.json']);
@@ -37,7 +37,7 @@ export function apiKeyAuth(rt: Runtime): MiddlewareHandler<AppEnv> {
 
   return (c, next) => {
     if (KEY_EXEMPT_PATHS.has(c.req.path)) return next();
-    const value = c.req.header('x-api-key');
+    const value = requestHeader(c, 'x-api-key');
     let accepted = value === undefined ? undefined : recent.get(value);
     if (accepted === undefined || !matches(accepted)) {
       const { tenant, key } = authenticate(rt, value);

@@ -77,10 +77,15 @@ export class SplitRouter<T> implements Router<T> {
     }
   }
 
+  #mayBeInTrie(path: string): boolean {
+    for (const prefix of this.#triePrefixes) if (path.startsWith(prefix)) return true;
+    return false;
+  }
+
   match(method: string, path: string): Result<T> {
     if (this.#regExp === null) this.#build();
     const found = this.#regExp!.match(method, path);
-    if (this.#trie === null || !this.#triePrefixes.some((prefix) => path.startsWith(prefix))) return found;
+    if (this.#trie === null || !this.#mayBeInTrie(path)) return found;
     const more = this.#trie.match(method, path) as [[T, Params][]];
     if (more[0].length === 0) return found;
     if (found[0].length === 0) return more;

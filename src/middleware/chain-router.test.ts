@@ -1,0 +1,164 @@
+/**
+ * The app's routers (split-router.ts, chain-router.ts) and inSequence (sequence.ts): the same
+ * answers as Hono's own SmartRouter and compose(), in the same order, through the same error
+ * and not-found handlers, and synchronous where every step is.
+ */
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { TrieRouter } from 'hono/router/trie-router';
+import { describe, expect, it } from 'vitest';
+import { ChainRouter } from './chain-router.js';
+import { inSequence } from './sequence.js';
+import { SplitRouter, fixedPrefix } from './split-router.js';
+
+/** An app that writes down the order its handlers ran in, on the router given. */
+function appOn(router: 'default' | 'split' | 'chain' | 'trie') {
+  const onError = (error: Error, c: Context) => c.json({ error: error.message }, 500);
+  const app =
+    router === 'default'
+      ? new Hono()
+      : new Hono({
+          router: router === 'split' ? new SplitRouter() : router === 'trie' ? new TrieRouter() : new ChainRouter(new SplitRouter(), onError),
+        });
+  const trace =
+    (name: string): MiddlewareHandler =>
+    async (c, next) => {
+      const seen = (c.get('seen' as never) as string[] | undefined) ?? [];
+      c.set('seen' as never, [...seen, name] as never);
+      await next();
+    };
+  app.onError(onError);
+  app.notFound((c) => c.json({ error: 'no route', seen: c.get('seen' as never) ?? [] }, 404));
+  app.use('*', trace('all'));
+  app.use('/v1/*', trace('v1'));
+  app.use('/v1/users/me/wallet/*', trace('wallet'));
+  app.get('/v1/users/me/wallet', (c) => c.json({ route: 'wallet', seen: c.get('seen' as never) }));
+  app.get('/v1/users/:id', (c) => c.json({ route: 'user', id: c.req.param('id'), seen: c.get('seen' as never) }));
+  app.post('/v1/guests/cleanup', (c) => c.json({ route: 'cleanup', seen: c.get('seen' as never) }));
+  app.post('/v1/guests/:id/convert', (c) => c.json({ route: 'convert', id: c.req.param('id'), seen: c.get('seen' as never) }));
+  app.get('/v1/boom', () => {
+    throw new Error('boom');
+  });
+  app.get('/v1/late-boom', async () => {
+    await Promise.resolve();
+    throw new Error('late boom');
+  });
+  return app;
+}
+
+const REQUESTS: Array<[string, string]> = [
+  ['GET', '/v1/users/usr_1'],
+  ['GET', '/v1/users/me/wallet'],
+  ['GET', '/v1/users/me'],
+  ['POST', '/v1/guests/cleanup'],
+  ['POST', '/v1/guests/gst_1/convert'],
+  ['POST', '/v1/guests/cleanup/convert'],
+  ['GET', '/v1/boom'],
+  ['GET', '/v1/late-boom'],
+  ['GET', '/v1/nothing'],
+  ['GET', '/elsewhere'],
+  ['HEAD', '/v1/users/usr_2'],
+  ['DELETE', '/v1/users/usr_3'],
+];
+
+async function answers(app: Hono): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const [method, path] of REQUESTS) {
+    const response = await app.request(path, { method });
+    out.push([method, path, response.status, method === 'HEAD' ? null : await response.text()]);
+  }
+  return out;
+}
+
+describe('SplitRouter and ChainRouter', () => {
+  it('answer every request as Hono does on its own routers, handlers in the order they were added', async () => {
+    const expected = await answers(appOn('default'));
+    expect(await answers(appOn('trie'))).toEqual(expected);
+    expect(await answers(appOn('split'))).toEqual(expected);
+    expect(await answers(appOn('chain'))).toEqual(expected);
+    expect(expected).toContainEqual(['GET', '/v1/users/me/wallet', 200, JSON.stringify({ route: 'wallet', seen: ['all', 'v1', 'wallet'] })]);
+    expect(expected).toContainEqual(['POST', '/v1/guests/gst_1/convert', 200, JSON.stringify({ route: 'convert', id: 'gst_1', seen: ['all', 'v1'] })]);
+  });
+
+  it('uses RegExpRouter for what it takes and a trie for the routes it refuses', async () => {
+    const router = new SplitRouter<string>();
+    router.add('ALL', '/v1/*', 'v1');
+    router.add('ALL', '/v1/users/me/wallet/*', 'wallet mw');
+    router.add('GET', '/v1/users/me/wallet', 'wallet');
+    router.add('GET', '/v1/users/:id', 'user');
+    const names = (method: string, path: string): string[] => {
+      const [entries] = router.match(method, path);
+      return entries.map(([name]) => name);
+    };
+    expect(names('GET', '/v1/users/usr_1')).toEqual(['v1', 'user']);
+    expect(names('GET', '/v1/users/me/wallet')).toEqual(['v1', 'wallet mw', 'wallet']);
+    expect(names('GET', '/v1/users/me/wallet/x')).toEqual(['v1', 'wallet mw']);
+    expect(names('GET', '/v2')).toEqual([]);
+    expect(() => router.add('GET', '/late', 'late')).toThrow(/already built/);
+    expect(fixedPrefix('/v1/users/me/wallet/*')).toBe('/v1/users/me/wallet/');
+    expect(fixedPrefix('/v1/guests/:id/convert')).toBe('/v1/guests/');
+    expect(fixedPrefix('/v1/guests/cleanup')).toBe('/v1/guests/cleanup');
+  });
+
+  it('answers synchronously when every step does, and through a promise when one does not', async () => {
+    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(error.message, 500)) });
+    app.use('*', (c, next) => next());
+    app.get('/sync', (c) => c.text('sync'));
+    app.get('/async', async (c) => c.text('async'));
+    const sync = app.fetch(new Request('http://x/sync'));
+    expect(sync).toBeInstanceOf(Response);
+    expect(await (sync as Response).text()).toBe('sync');
+    const later = app.fetch(new Request('http://x/async'));
+    expect(later).toBeInstanceOf(Promise);
+    expect(await (await later).text()).toBe('async');
+  });
+
+  it('hands an error to the error handler at the step that threw, so the middleware around it see an answer', async () => {
+    const seen: string[] = [];
+    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(`handled ${error.message}`, 418)) });
+    app.onError((error, c) => c.text(`handled ${error.message}`, 418));
+    app.use('*', async (c, next) => {
+      await next();
+      seen.push(`after: ${c.res.status}`);
+    });
+    app.get('/throws', () => {
+      throw new Error('no');
+    });
+    const response = await app.request('/throws');
+    expect([response.status, await response.text(), seen]).toEqual([418, 'handled no', ['after: 418']]);
+  });
+
+  it('fails a middleware that calls next() twice, as compose() does', async () => {
+    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(error.message, 500)) });
+    app.use('*', async (_c, next) => {
+      await next();
+      await next();
+    });
+    app.get('/', (c) => c.text('once'));
+    const response = await app.request('/');
+    expect([response.status, await response.text()]).toEqual([500, 'next() called multiple times']);
+  });
+});
+
+describe('inSequence', () => {
+  it('runs middleware in order as one step; the first that answers or throws ends it', async () => {
+    const order: string[] = [];
+    const step =
+      (name: string): MiddlewareHandler =>
+      (c, next) => {
+        order.push(name);
+        if (c.req.query('answer') === name) return Promise.resolve(c.text(`answered by ${name}`));
+        if (c.req.query('throw') === name) throw new Error(`thrown by ${name}`);
+        return next();
+      };
+    const app = new Hono();
+    app.onError((error, c) => c.text(error.message, 500));
+    app.use('*', inSequence(step('a'), step('b'), step('c')));
+    app.get('/', (c) => c.text('route'));
+    expect(await (await app.request('/')).text()).toBe('route');
+    expect(order.splice(0)).toEqual(['a', 'b', 'c']);
+    expect(await (await app.request('/?answer=b')).text()).toBe('answered by b');
+    expect(order.splice(0)).toEqual(['a', 'b']);
+    const thrown = await app.request('/?throw=a');
+    expect([thrown.status, await thrown.text(), order.splice(0)]).toEqual([500, 'thrown by a', ['a']]);
+  });
+});
