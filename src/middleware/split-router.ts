@@ -11,6 +11,7 @@
  * TrieRouter instead. A request asks the trie only when its path starts with the fixed part
  * (up to the first parameter or wildcard) of one of the trie's routes, so a request that no
  * such route can match costs one RegExpRouter match, as in a Hono app with no such pair.
+ * The split is made just after the first request, which a TrieRouter of every route answers.
  */
 import { UnsupportedPathError, type ParamIndexMap, type Params, type Result, type Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
@@ -33,7 +34,10 @@ function regExpRouterOf<T>(routes: readonly Route<T>[]): RegExpRouter<T> {
 
 export class SplitRouter<T> implements Router<T> {
   name = 'SplitRouter';
-  #routes: Route<T>[] | null = [];
+  #routes: Route<T>[] = [];
+  #built = false;
+  /** Every route in one TrieRouter, as Hono's SmartRouter ends up: what answers until the split is made. */
+  #interim: TrieRouter<T> | null = null;
   #regExp: RegExpRouter<T> | null = null;
   #trie: TrieRouter<T> | null = null;
   /** The fixed prefixes of the routes in the trie. */
@@ -42,39 +46,50 @@ export class SplitRouter<T> implements Router<T> {
   #order = new Map<T, number>();
 
   add(method: string, path: string, handler: T): void {
-    if (this.#routes === null) throw new Error('Can not add a route since the matcher is already built.');
+    if (this.#interim !== null || this.#built) throw new Error('Can not add a route since the matcher is already built.');
     this.#order.set(handler, this.#routes.length);
     this.#routes.push([method, path, handler]);
   }
 
-  /** Splits the routes between the two routers; runs once, at the first match. */
+  /**
+   * Splits the routes between the two routers. Making the split costs several RegExpRouters
+   * (one more for each refused route that is middleware for every method, which may have been
+   * half added), about three times what one TrieRouter costs, so the first request is answered
+   * by a TrieRouter of every route and the split is made just after it, off the path of a start.
+   */
   #build(): void {
-    const routes = this.#routes ?? [];
-    this.#routes = null;
-    const withParams = routes.filter(([, path]) => path.includes(':'));
+    if (this.#built) return;
+    this.#built = true;
+    const routes = this.#routes;
     const taken: Route<T>[] = [];
     const refused: Route<T>[] = [];
     let router: RegExpRouter<T> = new RegExpRouter<T>();
-    for (const route of [...withParams, ...routes.filter(([, path]) => !path.includes(':'))]) {
+    // Routes with parameters first: of two that RegExpRouter cannot hold together, the static one goes to the trie.
+    for (const route of [...routes.filter(([, path]) => path.includes(':')), ...routes.filter(([, path]) => !path.includes(':'))]) {
       try {
         router.add(...route);
         taken.push(route);
       } catch (error) {
         if (!(error instanceof UnsupportedPathError)) throw error;
-        // The refused route may have been half added: start again from the ones taken.
         refused.push(route);
-        router = regExpRouterOf(taken);
+        // A route of one method that is refused leaves at most a dead branch in that method's
+        // trie, which holds no handler; one for every method may have been added to some
+        // methods before another refused it: start again from the routes taken.
+        if (route[0] === 'ALL' || route[1].includes('?')) router = regExpRouterOf(taken);
       }
     }
-    // The routers keep each method's handlers in the order they were given.
+    // RegExpRouter keeps each method's handlers in the order they were given: the order of add().
     const inOrder = (list: Route<T>[]): Route<T>[] => list.sort((a, b) => this.#order.get(a[2])! - this.#order.get(b[2])!);
-    this.#regExp = refused.length === 0 ? router : regExpRouterOf(inOrder(taken));
+    const regExp = regExpRouterOf(inOrder(taken));
+    regExp.match('GET', '/'); // builds its matchers now rather than at the next request
     if (refused.length > 0) {
       const trie = new TrieRouter<T>();
       for (const route of inOrder(refused)) trie.add(...route);
       this.#trie = trie;
       this.#triePrefixes = [...new Set(refused.map(([, path]) => fixedPrefix(path)))];
     }
+    this.#regExp = regExp;
+    this.#interim = null;
   }
 
   #mayBeInTrie(path: string): boolean {
@@ -83,8 +98,16 @@ export class SplitRouter<T> implements Router<T> {
   }
 
   match(method: string, path: string): Result<T> {
-    if (this.#regExp === null) this.#build();
-    const found = this.#regExp!.match(method, path);
+    if (this.#regExp === null) {
+      if (this.#interim === null) {
+        const interim = new TrieRouter<T>();
+        for (const route of this.#routes) interim.add(...route);
+        this.#interim = interim;
+        setTimeout(() => this.#build(), 0).unref();
+      }
+      return this.#interim.match(method, path);
+    }
+    const found = this.#regExp.match(method, path);
     if (this.#trie === null || !this.#mayBeInTrie(path)) return found;
     const more = this.#trie.match(method, path) as [[T, Params][]];
     if (more[0].length === 0) return found;
@@ -99,5 +122,11 @@ export class SplitRouter<T> implements Router<T> {
     merged.push(...more[0]);
     merged.sort((a, b) => this.#order.get(a[0])! - this.#order.get(b[0])!);
     return [merged];
+  }
+
+  /** Makes the split now (tests; otherwise it is made just after the first request). */
+  split(): this {
+    this.#build();
+    return this;
   }
 }
