@@ -176,8 +176,11 @@ describe.skipIf(!postgres.available)('three svc serve processes on one PostgreSQ
       expect(dlqs[1]).toEqual(dlqs[0]);
       expect(bad.arrivals.length).toBeGreaterThanOrEqual(60);
 
-      // The killed process, started again, reads the same DLQ.
-      const again = await startServeProcess(serveArgs(), undefined, 30_000);
+      // The killed process, started again (given the database by SVC_STORE_URL this time), reads the same DLQ.
+      process.env['SVC_STORE_URL'] = url;
+      const again = await startServeProcess(['--delivery-timeout', '2s'], undefined, 30_000).finally(() => delete process.env['SVC_STORE_URL']);
+      expect(again.stdout()).toContain('"msg":"ready"');
+      expect((await call<{ data: { store: string } }>(again.origin, 'GET', '/readyz')).body.data.store).toBe('postgres');
       processes[2] = again;
       expect(await dlqOf(again)).toEqual(dlqs[0]);
     } finally {
