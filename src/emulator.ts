@@ -14,8 +14,8 @@ import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/s
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
 import { FileStore } from './store/file-store.js';
-import { openSharedClock, sharedSealKey } from './store/postgres/shared.js';
-import { PostgresStore } from './store/postgres/store.js';
+import type { Store } from './store/store.js';
+import type { Clock } from './clock/clock.js';
 import { VERSION } from './version.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -51,17 +51,40 @@ export interface Emulator {
  * the webhook dispatcher that resumes every stored delivery. createApp() takes it.
  */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const { store, isNew } =
-    options.storeUrl !== undefined
-      ? await PostgresStore.open(options.storeUrl)
-      : await FileStore.open({
-          ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
-          inMemory: options.inMemory ?? false,
-        });
+  if (options.storeUrl !== undefined) return createSharedRuntime(options, options.storeUrl);
+  const { store, isNew } = await FileStore.open({
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
+    inMemory: options.inMemory ?? false,
+  });
+  return assemble(store, isNew, options, () => ({ sealer: Sealer.forDataDir(store.dataDir), clock: openClock(store.dataDir, options.clock) }));
+}
+
+/**
+ * The runtime on a PostgreSQL store several processes share: the seal key and the clock come
+ * from the database. Loaded only when asked for, so a start on the data dir does not load the
+ * driver.
+ */
+async function createSharedRuntime(options: RuntimeOptions, url: string): Promise<Runtime> {
+  const [{ PostgresStore }, { openSharedClock, sharedSealKey }] = await Promise.all([
+    import('./store/postgres/store.js'),
+    import('./store/postgres/shared.js'),
+  ]);
+  const { store, isNew } = await PostgresStore.open(url);
+  return assemble(store, isNew, options, async () => ({
+    sealer: new Sealer(await sharedSealKey(store.pool)),
+    clock: await openSharedClock(store, options.clock),
+  }));
+}
+
+/** The scheduler and the dispatcher over an open store, with its seal key and clock; closes the store if anything fails. */
+async function assemble(
+  store: Store,
+  isNew: boolean,
+  options: RuntimeOptions,
+  keep: () => { sealer: Sealer; clock: Clock } | Promise<{ sealer: Sealer; clock: Clock }>,
+): Promise<Runtime> {
   try {
-    // A shared store keeps the seal key and the clock where every process finds them.
-    const sealer = store instanceof PostgresStore ? new Sealer(await sharedSealKey(store.pool)) : Sealer.forDataDir(store.dataDir);
-    const clock = store instanceof PostgresStore ? await openSharedClock(store, options.clock) : openClock(store.dataDir, options.clock);
+    const { sealer, clock } = await keep();
     const scheduler = new Scheduler(clock);
     // The dispatcher needs the runtime it belongs to, so it is made once the runtime exists.
     const made: { dispatcher?: Dispatcher } = {};

@@ -5,7 +5,7 @@ import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
 import { createLogger, type LogFormat } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
-import { redactUrl } from '../../store/postgres/store.js';
+import { redactUrl } from '../../store/postgres/url.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {

@@ -5,17 +5,7 @@
 import type pg from 'pg';
 import { StoreOpenError } from '../document.js';
 import { MIGRATIONS, PG_SCHEMA_VERSION, SEARCH_INDEX } from './schema.js';
-
-/** Removes the password from a URL before it is printed. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
+import { redactUrl } from './url.js';
 
 export async function currentSeq(client: pg.ClientBase): Promise<number> {
   const { rows } = await client.query<{ seq: string | null }>('SELECT max(seq) AS seq FROM svc_changes');

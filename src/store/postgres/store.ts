@@ -23,11 +23,12 @@ import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES } from '../records.js';
 import { Store, type Outcome, type SharedFaults, type StoreOp } from '../store.js';
 import type { Decision } from '../token-buckets.js';
-import { currentSeq, migrate, redactUrl } from './migrate.js';
+import { currentSeq, migrate } from './migrate.js';
+import { redactUrl } from './url.js';
 import { appendChanges, failureOf, storeRows } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
 
-export { redactUrl } from './migrate.js';
+export { redactUrl } from './url.js';
 import type { ChangeKind, ChangeLog } from './changes.js';
 import { claimAttempt, PostgresFaults, takeToken, type Claim } from './shared.js';
 
