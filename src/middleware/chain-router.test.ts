@@ -5,6 +5,7 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
+import type { H, RouterRoute } from 'hono/types';
 import { describe, expect, it } from 'vitest';
 import { ChainRouter } from './chain-router.js';
 import { inSequence } from './sequence.js';
@@ -13,7 +14,7 @@ import { SplitRouter, fixedPrefix } from './split-router.js';
 /** An app that writes down the order its handlers ran in, on the router given (split: with the split made, or still on its first TrieRouter). */
 function appOn(router: 'default' | 'trie' | 'split' | 'split-interim' | 'chain' | 'chain-interim') {
   const onError = (error: Error, c: Context) => c.json({ error: error.message }, 500);
-  const split = new SplitRouter();
+  const split = new SplitRouter<[H, RouterRoute]>();
   const app =
     router === 'default'
       ? new Hono()
