@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheDir, type CacheOutcome } from './code-cache.js';
+import { cacheDir, WRAPPER_HEAD, WRAPPER_TAIL, type CacheOutcome } from './code-cache.js';
 
 const run = promisify(execFile);
 const CODE_CACHE = fileURLToPath(new URL('./code-cache.ts', import.meta.url));
@@ -25,9 +25,13 @@ let work: string;
 let bundle: string;
 let env: Record<string, string>;
 
-function writeBundle(text: string, manifest = true): void {
+function writeBundle(text: string, manifest = true, wrapped = false): void {
   writeFileSync(bundle, text);
-  if (manifest) writeFileSync(join(work, 'manifest.json'), JSON.stringify({ main: 'svc.cjs', sha256: createHash('sha256').update(text).digest('hex') }));
+  if (manifest)
+    writeFileSync(
+      join(work, 'manifest.json'),
+      JSON.stringify({ main: 'svc.cjs', sha256: createHash('sha256').update(text).digest('hex'), ...(wrapped ? { wrapped } : {}) }),
+    );
 }
 
 /** Loads the bundle in a new process for `command` and runs it; the cache is made as that process ends. */
@@ -58,6 +62,12 @@ describe('loadBundle', () => {
     expect(existsSync(first.cacheFile!)).toBe(true);
     const second = await load();
     expect(second).toMatchObject({ cache: 'used', cacheFile: first.cacheFile, printed: 'hello there from svc.cjs' });
+  });
+
+  it('runs a bundle written inside the CommonJS wrapper as it is, with its cache', async () => {
+    writeBundle(`${WRAPPER_HEAD}${BUNDLE}${WRAPPER_TAIL}`, true, true);
+    expect(await load()).toMatchObject({ cache: 'made', printed: 'hello there from svc.cjs' });
+    expect(await load()).toMatchObject({ cache: 'used', printed: 'hello there from svc.cjs' });
   });
 
   it('keeps one cache per command, bundle and Node version', async () => {
