@@ -11,8 +11,6 @@ import type { Claim, SharedFault, SharedFaults } from '../store.js';
 import { BURST_SECONDS, type Decision } from '../token-buckets.js';
 import type { ChangeLog } from './changes.js';
 
-export type { Claim };
-
 /**
  * Takes a token from bucket `id` in one statement: refill on the database's time since the
  * last take, then take one if there is one. Concurrent takes on one bucket queue on its row.

@@ -21,16 +21,15 @@ import type { Collection } from '../collection.js';
 import { StoreOpenError } from '../document.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES } from '../records.js';
-import { Store, type Outcome, type SharedFaults, type StoreOp } from '../store.js';
+import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from '../store.js';
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
 import { appendChanges, failureOf, storeRows } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
 
-export { redactUrl } from './url.js';
 import type { ChangeKind, ChangeLog } from './changes.js';
-import { claimAttempt, PostgresFaults, takeToken, type Claim } from './shared.js';
+import { claimAttempt, PostgresFaults, takeToken } from './shared.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
 const POLL_MS = 1_000;
@@ -71,6 +70,8 @@ export class PostgresStore extends Store implements ChangeLog {
   readonly #poll: NodeJS.Timeout;
   readonly #handlers = new Map<ChangeKind, ChangeHandler>();
   #faults: PostgresFaults | null = null;
+  /** Change-log entries of other kinds (writeChange) gathered by the write transaction under way. */
+  #extra: Array<{ kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> }> = [];
 
   private constructor(url: string, pool: pg.Pool, writer: pg.Client, listener: pg.Client, starter: pg.Client, lastSeq: number) {
     super();
@@ -83,8 +84,8 @@ export class PostgresStore extends Store implements ChangeLog {
     this.#handlers.set('records', (body) => {
       for (const op of body as StoreOp[]) this.applyRemote(op);
     });
-    listener.on('notification', () => void this.sync()?.catch(() => {}));
-    this.#poll = setInterval(() => void this.sync()?.catch(() => {}), POLL_MS);
+    listener.on('notification', () => void this.sync().catch(() => {}));
+    this.#poll = setInterval(() => void this.sync().catch(() => {}), POLL_MS);
     this.#poll.unref();
   }
 
@@ -175,8 +176,6 @@ export class PostgresStore extends Store implements ChangeLog {
     });
   }
 
-  #extra: Array<{ kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> }> = [];
-
   async #drain(): Promise<void> {
     try {
       while (this.#queue.length > 0) {
@@ -195,16 +194,13 @@ export class PostgresStore extends Store implements ChangeLog {
     const undo: Array<() => void> = [];
     const outcomes: Outcome[] = [];
     const ops: StoreOp[] = [];
-    let began = false;
     try {
       // One round trip: begin, take the write lock, read what others wrote since (lastSeq is an integer).
-      began = true;
       const opened = (await client.query(
         `BEGIN; SELECT pg_advisory_xact_lock(${LOCKS.write.join(', ')});
          SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > ${Math.trunc(this.#lastSeq)} ORDER BY seq`,
       )) as unknown as Array<pg.QueryResult<ChangeRow>>;
       await this.#apply(opened[2]!.rows, client);
-      this.#extra = [];
       this.mutateAll(batch, ops, undo, outcomes);
       const extra = this.#extra;
       this.#extra = [];
@@ -222,7 +218,7 @@ export class PostgresStore extends Store implements ChangeLog {
       }
       this.#lastWriteError = null;
     } catch (error) {
-      if (began) await client.query('ROLLBACK').catch(() => {});
+      await client.query('ROLLBACK').catch(() => {});
       for (const step of undo.reverse()) step();
       this.#extra = [];
       this.#lastWriteError = (error as { code?: string }).code === '23505' ? null : error;
@@ -324,7 +320,7 @@ export class PostgresStore extends Store implements ChangeLog {
     return takeToken(this.#pool, id, rate);
   }
 
-  override async claimAttempt(id: string, nowIso: string, holdMs = 60_000): Promise<Claim> {
+  override async claimAttempt(id: string, nowIso: string, holdMs: number): Promise<Claim> {
     return claimAttempt(this.#pool, this.origin, id, nowIso, holdMs);
   }
 
