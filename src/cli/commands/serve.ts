@@ -1,4 +1,4 @@
-/** `svc serve`: the emulator of the whole API on a file-backed store. */
+/** `svc serve`: the emulator of the whole API on a file-backed store, or on a PostgreSQL one that several processes share. */
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
@@ -54,7 +54,7 @@ function parseSchedule(text: string): number[] {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('Run the emulator: the whole API on a local, file-backed store')
+    .description('Run the emulator: the whole API on a local, file-backed store (or, with --store, a PostgreSQL one several processes share)')
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), DEFAULT_PORT)
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
     .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', './.svc')
