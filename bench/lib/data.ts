@@ -15,7 +15,7 @@ import { TRUST_LEVELS } from '../../src/schemas/words.js';
 export const CACHE_DIR = fileURLToPath(new URL('../.cache', import.meta.url));
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
 export const ACME_TENANT = 'ten_acme0000000000000001';
-const CACHE_VERSION = 5;
+const CACHE_VERSION = 6;
 /** The first names bench users are made with (`alice.0@bench.test`, `bob.1@bench.test`, …). */
 export const FIRST_NAMES = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi', 'ivan', 'judy'];
 

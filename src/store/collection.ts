@@ -22,12 +22,14 @@ export const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K])
 
 /**
  * Collections whose records stay unparsed (their snapshot line's text) until first asked for.
- * Wallets are most of db.json's bytes, yet only a user's own wallet calls read one, so a start
- * does not parse (nor collect the garbage of) 100,000 of them. Users stay eager: a damaged
- * user line would otherwise surface at the first email lookup and fail every user create in
- * every tenant from then on, instead of being refused at start (D12).
+ * Users and wallets are nearly all of db.json's bytes, yet a start needs none of them: a call
+ * reads one user by id, or one user's wallet, and a page or an email lookup parses a tenant's
+ * users then. So a start does not parse (nor collect the garbage of) 100,000 of each. They stay
+ * text only when the snapshot's checksum shows the file is as svc wrote it (snapshot.ts); a
+ * hand-edited file is parsed whole at start, so a damaged line is refused then (D12), never at
+ * the first email lookup, where it would fail every user create in every tenant.
  */
-export const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['wallets']);
+export const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['users', 'wallets']);
 
 /**
  * One collection's records and indexes. Only the id index is built when the store is read

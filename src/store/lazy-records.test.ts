@@ -1,13 +1,16 @@
 /**
- * Records of a lazy collection (wallets) are held as their snapshot line's text until first
- * read: the store's API answers exactly as if they had been parsed on open, the journal
- * replays over them, and a compaction writes a never-read record back byte for byte.
+ * Records of a lazy collection (wallets, users) are held as their snapshot line's text until
+ * first read, when the snapshot's checksum shows it is as svc wrote it: the store's API
+ * answers exactly as if they had been parsed on open, the journal replays over them, and a
+ * compaction writes a never-read record back byte for byte. A hand-edited file is parsed whole.
  */
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
-import type { WalletRecord } from './records.js';
+import { crc32 } from 'node:zlib';
+import type { UserRecord, WalletRecord } from './records.js';
+import { checksumLine } from './snapshot.js';
 import { DATA_FILE, FileStore } from './file-store.js';
 
 const dirs: string[] = [];
@@ -30,19 +33,27 @@ function wallet(n: number, tenantId = TENANT): WalletRecord {
   };
 }
 
+/** `text` (a snapshot up to its last collection's `],\n`) ended with its checksum, as svc ends one. */
+function withChecksum(text: string): string {
+  return `${text}${checksumLine(crc32(Buffer.from(text, 'utf8')))}\n}\n`;
+}
+
 /**
- * A data dir whose snapshot holds `wallets` in the line layout. Each line is written with
- * a space after every comma, as no svc writes it, so a line written back unparsed shows.
+ * A data dir whose snapshot holds `wallets` and `users` in the line layout, with its checksum.
+ * Each line is written with a space after every comma, as no svc writes it, so a line written
+ * back unparsed shows.
  */
-function dataDirWith(wallets: WalletRecord[]): string {
+function dataDirWith(wallets: WalletRecord[], users: UserRecord[] = []): string {
   const dir = tempDataDir();
   dirs.push(dir);
-  const lines = wallets.map((record) => JSON.stringify(record).replaceAll('","', '", "'));
-  writeFileSync(join(dir, DATA_FILE), `{"schemaVersion":1,"journalSeq":0,\n"wallets":[\n${lines.join(',\n')}\n],\n"users":[]\n}\n`);
+  const lines = (records: Array<{ id: string }>) => (records.length === 0 ? '' : `\n${records.map(rawLine).join(',\n')}\n`);
+  writeFileSync(join(dir, DATA_FILE), withChecksum(`{"schemaVersion":1,"journalSeq":0,\n"wallets":[${lines(wallets)}],\n"users":[${lines(users)}],\n`));
   return dir;
 }
 
-const rawLine = (record: WalletRecord) => JSON.stringify(record).replaceAll('","', '", "');
+function rawLine(record: { id: string }): string {
+  return JSON.stringify(record).replaceAll('","', '", "');
+}
 const snapshotText = (dir: string) => readFileSync(join(dir, DATA_FILE), 'latin1');
 
 /** The store as the next server would open a copy of the dir now (snapshot and journal). */
@@ -53,7 +64,7 @@ async function reopenCopy(dir: string): Promise<FileStore> {
   return (await FileStore.open({ dataDir: copy })).store;
 }
 
-describe('lazily parsed wallet records', () => {
+describe('lazily parsed records (wallets, users)', () => {
   const wallets = [wallet(1), wallet(2, OTHER_TENANT), wallet(3), wallet(4)];
 
   it('answer get, getOwned, all, newestFirst, ofTenant and count as parsed records', async () => {
@@ -168,18 +179,35 @@ describe('lazily parsed wallet records', () => {
     await store.close();
   });
 
-  it('report a wallet line broken by a hand edit when first read, and never keep an index half built', async () => {
-    const dir = dataDirWith([wallet(1), wallet(2)]);
-    const text = snapshotText(dir).replace('"claimedAt":null', '"claimedAt":nul');
-    expect(text).not.toBe(snapshotText(dir));
-    writeFileSync(join(dir, DATA_FILE), text);
+  it('are refused at open when a hand edit broke a line (the checksum no longer matches), and parsed at open after a valid edit', async () => {
+    const user: UserRecord = {
+      id: 'usr_lazy1',
+      tenantId: TENANT,
+      email: 'ann@example.test',
+      name: 'Ann',
+      trustLevel: 'basic',
+      partyId: `ann::1220${'ab'.repeat(32)}`,
+      walletId: 'wal_lazy1',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+    };
+    for (const [from, to] of [
+      ['"claimedAt":null', '"claimedAt":nul'],
+      ['"email":"ann@example.test"', '"email":"ann@example.test'],
+    ] as const) {
+      const dir = dataDirWith([wallet(1), wallet(2)], [user]);
+      const text = snapshotText(dir).replace(from, to);
+      expect(text).not.toBe(snapshotText(dir));
+      writeFileSync(join(dir, DATA_FILE), text);
+      // Refused at start (D12), not at the first request that reads the line; the file is left as it was.
+      await expect(FileStore.open({ dataDir: dir })).rejects.toThrow(/the data file .*db\.json cannot be read \(.*JSON/);
+      expect(snapshotText(dir)).toBe(text);
+    }
+    const dir = dataDirWith([wallet(1), wallet(2)], [user]);
+    writeFileSync(join(dir, DATA_FILE), snapshotText(dir).replace('"name":"Ann"', '"name":"Ann Lee"'));
     const { store } = await FileStore.open({ dataDir: dir });
-    expect(store.get('wallets', 'wal_lazy2')).toEqual(wallet(2));
-    expect(() => store.get('wallets', 'wal_lazy1')).toThrow(/the record wal_lazy1 in db\.json is not valid JSON/);
-    // Every later use that needs all the tenant's wallets fails the same way, never with a partial answer.
-    for (let i = 0; i < 2; i++) expect(() => store.ofTenant('wallets', TENANT)).toThrow(/wal_lazy1/);
+    expect(store.get('users', 'usr_lazy1')).toEqual({ ...user, name: 'Ann Lee' });
+    expect([...store.all('wallets')]).toEqual([wallet(1), wallet(2)]);
     await store.close();
-    // The broken line is written back as it was, for the person who broke it to mend.
-    expect(snapshotText(dir)).toContain('"claimedAt":nul,');
   });
 });

@@ -6,10 +6,11 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { JSONFile } from 'lowdb/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
-import { readSnapshot, writeSnapshot } from './snapshot.js';
+import { RawRecord, asciiJson, checksumLine, readSnapshot, writeSnapshot } from './snapshot.js';
 
 const dir = tempDataDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,9 +39,9 @@ function wholeParse(path: string): { value: unknown } | { error: string } {
   }
 }
 
-async function streamed(path: string): Promise<{ value: unknown } | { error: string }> {
+async function streamed(path: string, lazy?: ReadonlySet<string>): Promise<{ value: unknown } | { error: string }> {
   try {
-    return { value: (await readSnapshot(path)).value };
+    return { value: (await readSnapshot(path, lazy)).value };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -67,10 +68,36 @@ describe('the snapshot layout', () => {
       '],',
       '"events":[],',
     ]);
+    // The last field is the CRC-32 of every byte before its line; readSnapshot leaves it out.
+    const lines = bytes.toString('latin1').split('\n');
+    expect(lines.slice(-3)).toEqual([checksumLine(crc32(bytes.subarray(0, bytes.lastIndexOf('"checksum"')))), '}', '']);
     const expected = { schemaVersion: 1, journalSeq: 7, ...document };
-    expect(JSON.parse(bytes.toString('utf8'))).toEqual(expected);
-    expect(await new JSONFile(path).read()).toEqual(expected);
+    const checksum = JSON.parse(lines.at(-3)!.replace(/^/, '{').concat('}')) as { checksum: string };
+    expect(checksum.checksum).toMatch(/^crc32:[0-9a-f]{8}$/);
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ ...expected, ...checksum });
+    expect(await new JSONFile(path).read()).toEqual({ ...expected, ...checksum });
     expect(await readSnapshot(path)).toEqual({ value: expected, bytes: bytes.byteLength });
+  });
+
+  it('keeps the records of lazy collections as text when the checksum matches, and parses them all when it does not', async () => {
+    const path = await written({ schemaVersion: 1, journalSeq: 7 }, document);
+    const lazy = new Set(['users']);
+    const intact = (await readSnapshot(path, lazy)).value as Record<string, unknown[]>;
+    expect(intact['users']).toEqual([new RawRecord('usr_1', asciiJson(document.users[0]))]);
+    expect(intact['apps']).toEqual(document.apps);
+    // One byte changed, still valid JSON (a hand edit): the same document, every record parsed.
+    const edited = withText(readFileSync(path, 'latin1').replace('App 2', 'App 9'));
+    const apps = [app(1), { ...app(2), name: 'App 9' }, app(3)];
+    expect(((await readSnapshot(edited, lazy)).value as Record<string, unknown[]>)['users']).toEqual(document.users);
+    expect((await readSnapshot(edited, lazy)).value).toEqual({ schemaVersion: 1, journalSeq: 7, ...document, apps });
+    // Without a checksum (a file from an older svc), and with a wrong one: parsed all the same.
+    const older = withText(readFileSync(path, 'latin1').replace(/"checksum":.*\n/, '').replace('],\n}', ']\n}'));
+    const wrong = withText(readFileSync(path, 'latin1').replace(/crc32:[0-9a-f]{8}/, 'crc32:00000000'));
+    for (const file of [older, wrong]) expect((await readSnapshot(file, lazy)).value).toEqual({ schemaVersion: 1, journalSeq: 7, ...document });
+    // A record line broken by an edit is refused at read, with JSON.parse's own error, not kept as text.
+    const broken = withText(readFileSync(path, 'latin1').replace('"email":', '"email"'));
+    expect(await streamed(broken, lazy)).toEqual(wholeParse(broken));
+    expect(wholeParse(broken)).toHaveProperty('error');
   });
 
   it('reads a document with no collections, and one whose collections are all empty', async () => {
@@ -120,7 +147,8 @@ describe('the snapshot layout', () => {
     const path = await written({ schemaVersion: 1, journalSeq: 7 }, document);
     const bytes = readFileSync(path);
     const whole = bytes.subarray(0, bytes.length - 1); // without the final newline it is still whole
-    expect((await readSnapshot(withText(whole))).value).toEqual(JSON.parse(bytes.toString('utf8')));
+    const { checksum: _checksum, ...value } = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    expect((await readSnapshot(withText(whole))).value).toEqual(value);
     for (let cut = 0; cut < whole.length; cut++) {
       const truncated = withText(bytes.subarray(0, cut));
       const result = await streamed(truncated);
