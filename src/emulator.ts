@@ -10,7 +10,7 @@ import { Sealer } from './crypto/seal.js';
 import type { Runtime, RuntimeOptions } from './runtime.js';
 import { listen, probePort, type RunningServer } from './server.js';
 import { hashSecret } from './services/api-keys.js';
-import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from './services/seed.js';
+import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture, shippedFixtureKeys, type FixtureKeys } from './services/seed.js';
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
 import { FileStore } from './store/file-store.js';
@@ -114,9 +114,9 @@ async function assemble(
 }
 
 /** The fixture's keys whose hashes the store still holds (so they are printed only if they work). */
-function workingKeys(rt: Runtime, fixture: FixtureData): SeededKey[] {
+function workingKeys(rt: Runtime, tenants: FixtureKeys[]): SeededKey[] {
   const keys: SeededKey[] = [];
-  for (const tenant of fixture.tenants) {
+  for (const tenant of tenants) {
     for (const { key } of tenant.apiKeys) {
       const record = rt.store.findByKey('apiKeys', `hash:${hashSecret(key)}`);
       if (!record || record.revokedAt !== null) continue;
@@ -129,15 +129,18 @@ function workingKeys(rt: Runtime, fixture: FixtureData): SeededKey[] {
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const logger = options.logger ?? silentLogger;
-  const fixture = await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH);
+  // A --seed file is checked first, so a bad one is refused before anything else happens.
+  let fixture: FixtureData | null = options.seedFile === undefined ? null : await loadFixtureFile(options.seedFile);
   // A busy port is refused before the data dir is created, locked or seeded.
   await probePort({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
   const rt = await createRuntime({ ...options, logger });
   try {
     if (rt.isNew) {
+      fixture ??= await loadFixtureFile(DEFAULT_FIXTURE_PATH);
       await seedFixture(rt, fixture);
       await rt.store.compact();
     }
+    const keys = fixture?.tenants ?? (await shippedFixtureKeys());
     const app = createApp(rt, { logger, version: VERSION });
     const server = await listen(app, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
     let closing: Promise<void> | null = null;
@@ -146,7 +149,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       server,
       baseUrl: `${server.origin}/v1`,
       dashboardUrl: `${server.origin}/_emulator/ui`,
-      seededKeys: workingKeys(rt, fixture),
+      seededKeys: workingKeys(rt, keys),
       close() {
         closing ??= (async () => {
           await server.close();

@@ -21,6 +21,21 @@ export class FixtureError extends Error {
   override name = 'FixtureError';
 }
 
+/** A fixture's tenants with their API keys: what a start prints the keys from. */
+export interface FixtureKeys {
+  name: string;
+  apiKeys: Array<{ key: string }>;
+}
+
+/**
+ * The tenants and API keys of the fixture svc ships, read without checking the rest (svc's
+ * tests check the whole file): a start on a store seeded before needs only these, to print
+ * the keys, and skips the check a fixture gets before it seeds.
+ */
+export async function shippedFixtureKeys(): Promise<FixtureKeys[]> {
+  return (JSON.parse(await readFile(DEFAULT_FIXTURE_PATH, 'utf8')) as { tenants: FixtureKeys[] }).tenants;
+}
+
 /** Checks a parsed fixture; the error names each bad field by its path. */
 export function parseFixture(raw: unknown, source: string): FixtureData {
   const result = Fixture.safeParse(raw);
