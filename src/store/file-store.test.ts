@@ -3,7 +3,7 @@
  * writes share file writes, the file carries its schema version, a file this version cannot
  * read is refused and left byte for byte, and a disk that refuses writes is a 503.
  */
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -177,6 +177,36 @@ describe('Store writes', () => {
     const reopened = (await FileStore.open({ dataDir: dir })).store;
     expect(reopened.get('apps', record.id)).toEqual(record);
     await reopened.close();
+  });
+
+  it('a stop after a run that wrote nothing leaves db.json as it was; one after a write, or after an edit, writes it', async () => {
+    const dir = freshDir();
+    const path = join(dir, DATA_FILE);
+    const first = await FileStore.open({ dataDir: dir });
+    await first.store.write(() => first.store.insert('apps', app('Kept')));
+    await first.store.close();
+    const written = statSync(path);
+    // Read only: the same file (the same inode, not rewritten through a rename) after the stop.
+    const idle = (await FileStore.open({ dataDir: dir })).store;
+    expect(idle.count('apps')).toBe(1);
+    await idle.close();
+    expect(statSync(path).ino).toBe(written.ino);
+    // A write since the open: compacted on the stop, into a new file.
+    const busy = (await FileStore.open({ dataDir: dir })).store;
+    await busy.write(() => busy.insert('apps', app('Second')));
+    await busy.close();
+    const rewritten = statSync(path);
+    expect(rewritten.ino).not.toBe(written.ino);
+    expect(existsSync(join(dir, 'db.journal'))).toBe(false);
+    // A hand edit (the checksum no longer matches): written back on the stop, with a checksum again.
+    writeFileSync(path, readFileSync(path, 'latin1').replace('"Second"', '"Edited"'));
+    const edited = (await FileStore.open({ dataDir: dir })).store;
+    await edited.close();
+    expect(statSync(path).ino).not.toBe(rewritten.ino);
+    const again = (await FileStore.open({ dataDir: dir })).store;
+    expect([...again.all('apps')].map((record) => record.name)).toEqual(['Kept', 'Edited']);
+    await again.close();
+    expect(readFileSync(path, 'latin1')).toMatch(/"checksum":"crc32:[0-9a-f]{8}"\n}\n$/);
   });
 
   it('a write after close is refused as store_unavailable', async () => {

@@ -145,12 +145,17 @@ export class FileStore extends Store {
     }
   }
 
-  /** Flushes what is pending, compacts the journal into db.json, and releases the lock. */
+  /**
+   * Flushes what is pending, compacts the journal into db.json (unless db.json already holds
+   * everything, as svc writes it: a stop after a run that wrote nothing rewrites nothing), and
+   * releases the lock.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     try {
       if (this.#next || this.#writing || this.ops.length > 0) await this.#commit();
-      if (this.#file && this.#lastWriteError === null) await this.#compact();
+      while (this.#compaction) await this.#compaction;
+      if (this.#file && this.#lastWriteError === null && !this.#file.current) await this.#compact();
     } catch {
       /* a failed append was already answered as 503; the journal keeps what was acknowledged */
     } finally {

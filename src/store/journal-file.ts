@@ -53,6 +53,12 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   #covered: number | null = null;
   /** Size of the last snapshot written or read, to pace compactions. */
   snapshotBytes = 0;
+  /**
+   * Whether db.json alone holds everything, as svc writes it: read intact with no journal
+   * batch after it, or just written, with nothing appended since. A compaction would then
+   * write the same file again, so a clean stop skips it.
+   */
+  current = false;
 
   /** Collections whose snapshot records `read()` leaves unparsed, as RawRecords (snapshot.ts). */
   readonly #lazy: ReadonlySet<string>;
@@ -77,8 +83,9 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   async read(repair = true): Promise<T | null> {
     let document: Document | null = null;
     try {
-      const { value, bytes } = await readSnapshot(this.path, this.#lazy);
+      const { value, bytes, intact } = await readSnapshot(this.path, this.#lazy);
       this.snapshotBytes = bytes;
+      this.current = intact;
       // null is how lowdb says "no file yet"; a file holding null must be refused, not seeded over.
       if (value === null) throw new Error('it holds null, not a JSON object');
       if (typeof value !== 'object' || Array.isArray(value)) return value as T;
@@ -87,6 +94,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     const batches = await this.#readJournals(repair);
+    if (batches.length > 0) this.current = false;
     const after = document?.journalSeq ?? 0;
     const pending = batches.filter((batch) => batch.s > after);
     this.#seq = Math.max(after, ...batches.map((batch) => batch.s));
@@ -110,6 +118,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
     });
     this.#seq += 1;
     this.#journalBytes += written;
+    this.current = false;
   }
 
   /**
@@ -135,6 +144,8 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
     const covered = this.#covered ?? this.#seq;
     this.#covered = null;
     await this.#writeSnapshot({ ...(data as unknown as Document), journalSeq: covered });
+    // Current unless a batch was appended while the snapshot was written.
+    this.current = this.#seq === covered;
     await syncDirectory(this.#dir);
     this.snapshotBytes = (await stat(this.path)).size;
     for (const name of await readdir(this.#dir)) {

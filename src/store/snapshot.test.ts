@@ -76,7 +76,7 @@ describe('the snapshot layout', () => {
     expect(checksum.checksum).toMatch(/^crc32:[0-9a-f]{8}$/);
     expect(JSON.parse(bytes.toString('utf8'))).toEqual({ ...expected, ...checksum });
     expect(await new JSONFile(path).read()).toEqual({ ...expected, ...checksum });
-    expect(await readSnapshot(path)).toEqual({ value: expected, bytes: bytes.byteLength });
+    expect(await readSnapshot(path)).toEqual({ value: expected, bytes: bytes.byteLength, intact: true });
   });
 
   it('keeps the records of lazy collections as text when the checksum matches, and parses them all when it does not', async () => {

@@ -132,6 +132,8 @@ async function writeBytes(file: FileHandle, bytes: Buffer, what: string): Promis
 export interface SnapshotRead {
   value: unknown;
   bytes: number;
+  /** Whether the file is byte for byte what svc wrote (its checksum matches), so writing it again would change nothing. */
+  intact: boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ export async function readSnapshot(path: string, lazy: ReadonlySet<string> = new
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const value = JSON.parse(text) as unknown;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) delete (value as Record<string, unknown>)[CHECKSUM_FIELD];
-  return { value, bytes: bytes.byteLength };
+  return { value, bytes: bytes.byteLength, intact: false };
 }
 
 /** The parser's state between lines. */
@@ -226,7 +228,7 @@ async function readLines(handle: FileHandle, lazy: ReadonlySet<string>): Promise
   if (!state.done || !state.document) return null;
   // Not as svc wrote it: every line is parsed now, and a damaged one sends the file to JSON.parse.
   if (!intact && !parseRawRecords(state.rawLists)) return null;
-  return { value: state.document, bytes: total };
+  return { value: state.document, bytes: total, intact };
 }
 
 /** Parses the RawRecords of `lists` in place; false when one is not JSON, or not the record its line's id names. */
