@@ -91,7 +91,11 @@ describe('the snapshot layout', () => {
     expect(((await readSnapshot(edited, lazy)).value as Record<string, unknown[]>)['users']).toEqual(document.users);
     expect((await readSnapshot(edited, lazy)).value).toEqual({ schemaVersion: 1, journalSeq: 7, ...document, apps });
     // Without a checksum (a file from an older svc), and with a wrong one: parsed all the same.
-    const older = withText(readFileSync(path, 'latin1').replace(/"checksum":.*\n/, '').replace('],\n}', ']\n}'));
+    const older = withText(
+      readFileSync(path, 'latin1')
+        .replace(/"checksum":.*\n/, '')
+        .replace('],\n}', ']\n}'),
+    );
     const wrong = withText(readFileSync(path, 'latin1').replace(/crc32:[0-9a-f]{8}/, 'crc32:00000000'));
     for (const file of [older, wrong]) expect((await readSnapshot(file, lazy)).value).toEqual({ schemaVersion: 1, journalSeq: 7, ...document });
     // A record line broken by an edit is refused at read, with JSON.parse's own error, not kept as text.
