@@ -77,12 +77,17 @@ describe('the runner', () => {
 
   it('never runs a check that moves the clock beside one that holds it', async () => {
     const log: string[] = [];
+    // The free check ends only once d.holds3 (which runs after c.moves) has run, not after a time
+    // meant to outlast them: a loaded machine may start c.moves late. A runner that made c.moves
+    // wait for b.free still fails, b.free then ending (after its 5 s) before c.moves ends.
+    let holds3Ran!: () => void;
+    const afterHolds3 = new Promise<void>((resolve) => (holds3Ran = resolve));
     const checks = [
       timed('a.holds1', 60, log, undefined, { clock: 'holds' }),
       timed('a.holds2', 80, log, undefined, { clock: 'holds' }),
-      timed('b.free', 200, log),
+      timed('b.free', 0, log, () => Promise.race([afterHolds3, sleep(5_000)])),
       timed('c.moves', 40, log, undefined, { clock: 'moves' }),
-      timed('d.holds3', 40, log, undefined, { clock: 'holds' }),
+      timed('d.holds3', 40, log, () => holds3Ran(), { clock: 'holds' }),
     ];
     await run(checks, { concurrency: 8 }).report;
     const at = (line: string): number => log.indexOf(line);
