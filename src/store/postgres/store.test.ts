@@ -118,12 +118,18 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     // The attempt is made and recorded: the next is a minute later, not due yet.
     await a.write(() => a.update('deliveries', 'dlv_pg1', { nextAttemptAt: '2026-01-01T00:01:00.000Z' }));
     expect(await b.claimAttempt('dlv_pg1', now, 60_000)).toEqual({ state: 'not-due', nextAttemptAt: '2026-01-01T00:01:00.000Z' });
-    // A process that dies holding a claim: it lapses after its hold, and another takes it.
+    // A process that dies holding a claim: it lapses after its hold, and another takes it. The
+    // hold is long enough that b surely asks within it, however loaded the machine (a 100 ms
+    // hold could lapse between two round trips); b then waits out what it is told is left.
     const later = '2026-01-01T00:01:00.000Z';
-    expect(await a.claimAttempt('dlv_pg1', later, 100)).toEqual({ state: 'claimed' });
-    expect((await b.claimAttempt('dlv_pg1', later, 100)).state).toBe('busy');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await b.claimAttempt('dlv_pg1', later, 100)).toEqual({ state: 'claimed' });
+    const hold = 2_000;
+    expect(await a.claimAttempt('dlv_pg1', later, hold)).toEqual({ state: 'claimed' });
+    const held = await b.claimAttempt('dlv_pg1', later, hold);
+    expect(held.state).toBe('busy');
+    const left = held.state === 'busy' ? held.forMs : hold;
+    expect(left).toBeLessThanOrEqual(hold);
+    await new Promise((resolve) => setTimeout(resolve, left + 50));
+    expect(await b.claimAttempt('dlv_pg1', later, hold)).toEqual({ state: 'claimed' });
     await close();
   });
 
@@ -151,9 +157,16 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     await b.sync();
     expect(b.sharedFaults!.active).toBe(false);
 
+    // Rate 2: a shared bucket holds 4, and two buckets would let all six through. The bucket
+    // refills on real time, so a loaded machine's slow round trips may earn a token meanwhile:
+    // allow what the elapsed time earned (none in a normal run, where the answer is exact).
+    const started = performance.now();
     const decisions = [];
     for (let i = 0; i < 6; i++) decisions.push(await (i % 2 === 0 ? a : b).takeToken('key_shared', 2));
-    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, false, false]);
+    const earned = Math.floor(((performance.now() - started) / 1000) * 2);
+    const allowed = decisions.map((decision) => decision.allowed);
+    expect(allowed.slice(0, 4)).toEqual([true, true, true, true]);
+    expect(allowed.filter(Boolean).length).toBeLessThanOrEqual(4 + earned);
     await close();
   });
 
