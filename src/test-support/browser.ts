@@ -15,6 +15,12 @@ const CHROMIUM_CANDIDATES = process.env['CHROMIUM_PATH'] ? [process.env['CHROMIU
 
 export const CHROMIUM_PATH = CHROMIUM_CANDIDATES.find((path) => existsSync(path)) ?? CHROMIUM_CANDIDATES[0]!;
 
+/**
+ * What `expect.poll` waits for in a browser test: as long as a locator waits (10 s), not
+ * vitest's default second, which a navigation or a render on a loaded machine can outlast.
+ */
+export const POLL = { timeout: 10_000 } as const;
+
 /** Screenshots and other artifacts the tests keep (gitignored). */
 export const ARTIFACTS_DIR = resolve(fileURLToPath(new URL('../../test-artifacts', import.meta.url)));
 

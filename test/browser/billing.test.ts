@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PLAN_LIMITS } from '../../src/services/tenants.js';
-import { artifactPath, browserAvailability, horizontalOverflow, launchBrowser, lineBoxes, type TestBrowser } from '../../src/test-support/browser.js';
+import { artifactPath, browserAvailability, horizontalOverflow, launchBrowser, lineBoxes, POLL, type TestBrowser } from '../../src/test-support/browser.js';
 import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../../src/test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../../src/test-support/receiver.js';
 
@@ -90,7 +90,7 @@ describe.skipIf(!availability.available)('the payment provider in chromium', () 
     expect(await page.getByTestId('plan').innerText()).toContain('enterprise');
     await expectDashboardLayout('Payment provider · test mode');
     await page.getByRole('button', { name: /Switch to pro/ }).click();
-    await expect.poll(() => page.getByTestId('plan').innerText()).toContain('pro');
+    await expect.poll(() => page.getByTestId('plan').innerText(), POLL).toContain('pro');
     await shot('02-portal');
     expect((await svc.request('GET', '/tenant')).body.data.plan).toBe('pro');
     await page.getByRole('link', { name: 'Return to the application' }).click();

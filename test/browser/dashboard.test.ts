@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { artifactPath, browserAvailability, launchBrowser, type TestBrowser } from '../../src/test-support/browser.js';
+import { artifactPath, browserAvailability, launchBrowser, POLL, type TestBrowser } from '../../src/test-support/browser.js';
 import { ACME_KEY, ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../../src/test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../../src/test-support/receiver.js';
 
@@ -40,7 +40,7 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
 
   it('shows the tenants, and their API keys only masked', async () => {
     await page.goto(ui);
-    await expect.poll(() => page.locator('h1').innerText()).toBe('Overview');
+    await expect.poll(() => page.locator('h1').innerText(), POLL).toBe('Overview');
     expect(await page.locator('#tenants').innerText()).toContain('Acme Wallet');
     await shot('01-overview');
     await page.getByRole('link', { name: 'Acme Wallet' }).click();
@@ -56,7 +56,7 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     const total = Number((await page.locator('.card h2').first().innerText()).split(' ')[0]);
     expect(total).toBeGreaterThan(25);
     await page.getByRole('link', { name: 'Next →' }).click();
-    await expect.poll(() => page.locator('.pager span').innerText()).toContain('page 2 of');
+    await expect.poll(() => page.locator('.pager span').innerText(), POLL).toContain('page 2 of');
     await page.getByRole('searchbox', { name: 'Search' }).fill('ACME');
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/search=ACME/);
@@ -72,28 +72,28 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     await receiver.waitFor(1);
 
     await page.goto(ui);
-    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime')).toMatch(/^2026-11-21T10:0/);
+    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime'), POLL).toMatch(/^2026-11-21T10:0/);
     await page.getByRole('button', { name: '+1d' }).click();
     await page.waitForURL(/flash=/);
     expect(await flash()).toContain('Advanced the clock by 1d: 4 delivery attempts fired');
-    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime')).toMatch(/^2026-11-22T10:0/);
+    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime'), POLL).toMatch(/^2026-11-22T10:0/);
     await page.getByRole('button', { name: '+1d' }).click();
     await page.waitForURL(/flash=.*1\+delivery\+attempt\+fired/);
-    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime')).toMatch(/^2026-11-23T10:0/);
+    await expect.poll(() => page.locator('#emulator-now').getAttribute('datetime'), POLL).toMatch(/^2026-11-23T10:0/);
     expect(receiver.received).toHaveLength(6);
 
     await page.getByRole('link', { name: 'DLQ', exact: true }).click();
     const deliveries = await svc.request('GET', `/webhooks/${hook.body.data.id}/deliveries?status=dead`);
     const deadId = deliveries.body.data[0].id as string;
     const row = page.locator(`tr[data-delivery="${deadId}"]`);
-    await expect.poll(() => row.innerText()).toContain('HTTP 500');
+    await expect.poll(() => row.innerText(), POLL).toContain('HTTP 500');
     await shot('04-dlq');
 
     receiver.respond = () => 200;
     await row.getByRole('button', { name: 'Retry' }).click();
     await page.waitForURL(/flash=/);
     expect(await flash()).toContain(`Delivery ${deadId} delivered (HTTP 200)`);
-    await expect.poll(() => page.locator(`tr[data-delivery="${deadId}"]`).count()).toBe(0);
+    await expect.poll(() => page.locator(`tr[data-delivery="${deadId}"]`).count(), POLL).toBe(0);
     await shot('05-dlq-after-retry');
 
     const [first] = receiver.received;
@@ -109,9 +109,9 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     await page.goto(`${ui}/webhooks/${hook.body.data.id}`);
     await shot('06-webhook');
     await page.getByRole('link', { name: deadId }).click();
-    await expect.poll(() => page.locator('tr[data-attempt]').count()).toBe(7);
-    await expect.poll(() => page.locator('tr[data-attempt="1"]').innerText()).toContain('500');
-    await expect.poll(() => page.locator('tr[data-attempt="7"]').innerText()).toContain('200');
+    await expect.poll(() => page.locator('tr[data-attempt]').count(), POLL).toBe(7);
+    await expect.poll(() => page.locator('tr[data-attempt="1"]').innerText(), POLL).toContain('500');
+    await expect.poll(() => page.locator('tr[data-attempt="7"]').innerText(), POLL).toContain('200');
     await shot('07-delivery');
   });
 
@@ -126,12 +126,12 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     await page.getByRole('button', { name: '+1d' }).click();
     await page.waitForURL(/flash=.*2\+delivery\+attempts/);
     await page.goto(`${ui}/dlq`);
-    await expect.poll(() => page.locator('tr[data-delivery]').count()).toBe(2);
+    await expect.poll(() => page.locator('tr[data-delivery]').count(), POLL).toBe(2);
     receiver.respond = () => 200;
     await page.getByRole('button', { name: 'Retry all' }).click();
     await page.waitForURL(/flash=/);
     expect(await flash()).toContain('Retried 2 deliveries: 2 delivered, 0 failed again.');
-    await expect.poll(() => page.locator('.empty').innerText()).toBe('The DLQ is empty.');
+    await expect.poll(() => page.locator('.empty').innerText(), POLL).toBe('The DLQ is empty.');
   });
 
   it('shows the event log filtered by type', async () => {
@@ -142,7 +142,7 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     const types = await page.locator('tbody tr td:nth-child(2)').allInnerTexts();
     expect(types).toEqual(['user.created']);
     await page.locator('tbody tr details summary').first().click();
-    await expect.poll(() => page.locator('tbody tr details pre').first().innerText()).toContain('dashboard-dlq@example.com');
+    await expect.poll(() => page.locator('tbody tr details pre').first().innerText(), POLL).toContain('dashboard-dlq@example.com');
     await shot('08-events');
   });
 
@@ -158,7 +158,7 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
     expect(await flash()).toContain('the next 2 requests to GET /apps will answer 503');
     expect((await svc.request('GET', '/apps')).status).toBe(503);
     await page.reload();
-    await expect.poll(() => page.locator('td', { hasText: '1 of 2' }).count()).toBe(1);
+    await expect.poll(() => page.locator('td', { hasText: '1 of 2' }).count(), POLL).toBe(1);
     await shot('09-control');
     await page.getByRole('button', { name: 'Clear all' }).click();
     await page.waitForURL(/flash=/);
@@ -174,7 +174,7 @@ describe.skipIf(!availability.available)('the dashboard in chromium', () => {
       const before = await noJs.locator('#emulator-now').getAttribute('datetime');
       await noJs.getByRole('button', { name: '+1h' }).click();
       await noJs.waitForURL(/flash=/);
-      await expect.poll(() => noJs.locator('.flash').innerText()).toContain('Advanced the clock by 1h');
+      await expect.poll(() => noJs.locator('.flash').innerText(), POLL).toContain('Advanced the clock by 1h');
       const after = await noJs.locator('#emulator-now').getAttribute('datetime');
       expect(Date.parse(after!) - Date.parse(before!)).toBeGreaterThanOrEqual(3_600_000);
       expect(new URL(noJs.url()).pathname).toBe('/_emulator/ui/control');

@@ -15,6 +15,7 @@ import {
   horizontalOverflow,
   labelOffset,
   launchBrowser,
+  POLL,
   textColour,
   type TestBrowser,
 } from '../../src/test-support/browser.js';
@@ -83,7 +84,7 @@ describe.skipIf(!availability.available)('passkey demo in a browser', () => {
     await page.click('#register');
     await settle('error');
     const alert = page.getByRole('alert');
-    await expect.poll(() => page.locator('#fix-command').innerText()).toContain('PATCH');
+    await expect.poll(() => page.locator('#fix-command').innerText(), POLL).toContain('PATCH');
     expect(await alert.isVisible()).toBe(true);
     const words = await alert.innerText();
     expect(words).toContain('webauthn_origin_mismatch');
@@ -155,7 +156,7 @@ describe.skipIf(!availability.available)('passkey demo in a browser', () => {
       await page.check('#use-email');
       await page.click('#login');
       expect(await settle('error')).toContain('webauthn_origin_mismatch');
-      await expect.poll(() => page.locator('#fix-command').innerText()).toContain(JSON.stringify([...DEFAULT_ORIGINS, pageOrigin]));
+      await expect.poll(() => page.locator('#fix-command').innerText(), POLL).toContain(JSON.stringify([...DEFAULT_ORIGINS, pageOrigin]));
       expect(await page.getByRole('alert').isVisible()).toBe(true);
     } finally {
       await setOrigins([...DEFAULT_ORIGINS, pageOrigin]);
@@ -168,7 +169,7 @@ describe.skipIf(!availability.available)('passkey demo in a browser', () => {
     await page.fill('#email', 'ip.host@example.com');
     await page.click('#register');
     await settle('error');
-    await expect.poll(() => page.locator('#fix-link').getAttribute('href')).toBe(demo);
+    await expect.poll(() => page.locator('#fix-link').getAttribute('href'), POLL).toBe(demo);
     const words = await page.getByRole('alert').innerText();
     expect(words).toContain("this page's host (127.0.0.1) must be the tenant's RP ID (localhost)");
     await shot('04-rp-id');
