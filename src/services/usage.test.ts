@@ -52,7 +52,9 @@ describe('API-call accounting', () => {
   });
 
   it('drops the counts of a tenant that a reset replaced, keeping those made after it', async () => {
-    const svc = await startTestEmulator();
+    // Midday on the emulator clock: `today` is read before the calls it counts, and a clock that
+    // started at real time could pass midnight in between.
+    const svc = await startTestEmulator({ clock: { startTime: new Date('2026-11-21T12:00:00.000Z') } });
     try {
       const meter = usageMeter(svc.emulator.rt);
       const today = utcDate(svc.emulator.rt.clock.nowMs());
