@@ -4,7 +4,7 @@
  * `--clock-speed` still override it, and the errors whose verdict depends on it name it.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,13 @@ describe('the clock as state of its own', () => {
       expect(new Clock({ resume: stored }).nowMs() - clock.nowMs()).toBeLessThan(1000);
       clock.setSpeed(30);
       expect(readClockState(dir)!.speed).toBe(30);
+      // Opened again as stored: nothing to write, so the file stays as it was; a given speed is written at once.
+      const before = statSync(join(dir, CLOCK_FILE));
       expect(openClock(dir).speed).toBe(30);
+      expect(statSync(join(dir, CLOCK_FILE)).ino).toBe(before.ino);
+      expect(openClock(dir, { speed: 60 }).speed).toBe(60);
+      expect(readClockState(dir)!.speed).toBe(60);
+      expect(statSync(join(dir, CLOCK_FILE)).ino).not.toBe(before.ino);
 
       writeFileSync(join(dir, CLOCK_FILE), '{"realMs":1,');
       expect(() => openClock(dir)).toThrow(ClockFileError);

@@ -70,14 +70,16 @@ export function writeClockState(dir: string, state: ClockState): void {
 
 /**
  * The clock of a data dir: the stored one, unless `options` names a start time or a speed,
- * which win (`--start-time`, `--clock-speed`). It is stored at once and after every change.
- * Without a data dir (`--in-memory`) it is a plain clock.
+ * which win (`--start-time`, `--clock-speed`). It is stored at once (unless it goes on as
+ * stored: a start then writes and syncs nothing) and after every change. Without a data dir
+ * (`--in-memory`) it is a plain clock.
  */
 export function openClock(dataDir: string | null, options: ClockOptions = {}): Clock {
   if (dataDir === null) return new Clock(options);
   const stored = readClockState(dataDir);
   const clock = new Clock({ ...options, ...(stored === undefined ? {} : { resume: stored }) });
-  writeClockState(dataDir, clock.state());
+  const state = clock.state();
+  if (stored?.realMs !== state.realMs || stored.emulatedMs !== state.emulatedMs || stored.speed !== state.speed) writeClockState(dataDir, state);
   clock.onChange(() => writeClockState(dataDir, clock.state()));
   return clock;
 }
