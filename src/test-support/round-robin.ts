@@ -17,8 +17,9 @@ export interface RoundRobin {
 export async function startRoundRobin(backends: string[]): Promise<RoundRobin> {
   let next = 0;
   const answered = backends.map(() => 0);
-  const forward = (incoming: IncomingMessage, body: Buffer, response: ServerResponse, tries: number): void => {
-    const index = next++ % backends.length;
+  // A retry goes to the backend after the one that refused, not to the shared next: requests in
+  // flight meanwhile move that on, and could hand the retry the dead backend again.
+  const forward = (incoming: IncomingMessage, body: Buffer, response: ServerResponse, tries: number, index = next++ % backends.length): void => {
     const target = new URL(incoming.url ?? '/', backends[index]);
     const outgoing = request(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
       answered[index]! += 1;
@@ -27,7 +28,7 @@ export async function startRoundRobin(backends: string[]): Promise<RoundRobin> {
     });
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (!response.headersSent && tries < backends.length && (error.code === 'ECONNREFUSED' || error.code === 'ECONNRESET')) {
-        forward(incoming, body, response, tries + 1);
+        forward(incoming, body, response, tries + 1, (index + 1) % backends.length);
         return;
       }
       if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain' });
