@@ -194,6 +194,21 @@ const CASES: Case[] = [
     rule: 'every retry carries the same event id',
   },
   {
+    // As the check sees it, the first retry comes 10 s early: it is told the attempt was 10 s later than it was.
+    name: 'the first retry comes before a minute has passed',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/webhooks\/whk_\w+\/test$/)
+          ? json(r, (b) => {
+              const first = (b['data'] as { attempts: Array<{ at: string }> }).attempts[0]!;
+              first.at = new Date(Date.parse(first.at) + 10_000).toISOString();
+            })
+          : undefined,
+    },
+    failing: 'webhooks.retry-schedule',
+    rule: 'the first retry waits 1 minute',
+  },
+  {
     name: "another tenant's key reads an app",
     breakage: {
       request: (q) =>
