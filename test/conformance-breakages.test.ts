@@ -287,6 +287,16 @@ describe('the conformance suite against a deliberately broken server', () => {
     30_000,
   );
 
+  it('skips the rate-limit check, rather than failing the run, when its own flood keeps calls past the timeout', async () => {
+    let calls = 0;
+    // The check's fresh key: its first two calls (the probe that finds the key works, and the one
+    // that reads the RateLimit headers) are answered; the flood after them hangs.
+    const ofCheckKey = (q: ProxiedRequest) => is(q, 'GET', /^\/v1\/tenant$/) && ![ACME_KEY, GLOBEX_KEY].includes(String(q.headers['x-api-key']));
+    const report = await runAgainst({ hang: (q) => ofCheckKey(q) && ++calls > 2 }, ['rate-limits.429'], 1_000);
+    const result = report.results.find((r) => r.id === 'rate-limits.429');
+    expect([result?.outcome, result?.reason]).toEqual(['skipped', expect.stringMatching(/requests got no answer within the timeout .*could not be proven/)]);
+  });
+
   it('tells a target that stops answering (exit 2) from a failed check', async () => {
     const report = await runAgainst({ hang: (q) => is(q, 'GET', /^\/v1\/apps(\?|$)/) }, ['apps.list', 'users.list'], 1_000);
     expect(report.results.map((r) => [r.id, r.outcome])).toEqual([

@@ -30,18 +30,27 @@ export class CheckSkip extends Error {
 
 /** The target did not answer (network error or timeout): the run ends with exit 2. */
 export class TargetUnreachable extends Error {
+  /** Whether the call was abandoned for its timeout (the target took too long), not refused or cut. */
+  readonly timedOut: boolean;
+
   constructor(
     readonly request: Pick<SentRequest, 'method' | 'url'>,
     cause: unknown,
   ) {
     super(`${request.method} ${request.url}: ${describeNetworkError(cause)}`);
     this.name = 'TargetUnreachable';
+    this.timedOut = isTimeout(cause);
   }
+}
+
+function isTimeout(error: unknown): boolean {
+  const { name } = error as { name?: unknown };
+  return name === 'TimeoutError' || name === 'AbortError';
 }
 
 export function describeNetworkError(error: unknown): string {
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return 'no answer within the timeout';
+  if (isTimeout(err)) return 'no answer within the timeout';
   const code = err.cause?.code ?? err.code;
   return code ? `${code} (${err.cause?.message ?? err.message})` : (err.cause?.message ?? err.message);
 }
