@@ -51,8 +51,10 @@ describe('deleting a webhook', () => {
     const sent = ctx.receiver.received.length;
     await ctx.svc.request('DELETE', `/api-keys/${key.id}`);
     await ctx.receiver.waitFor(sent + 1);
-    const [waiting] = (await ctx.svc.request('GET', `/webhooks/${hook.id}/deliveries`)).body.data as Array<{ id: string; status: string }>;
-    expect(waiting!.status).toBe('failed');
+    const deliveries = async () => (await ctx.svc.request('GET', `/webhooks/${hook.id}/deliveries`)).body.data as Array<{ id: string; status: string }>;
+    // The receiver holds the attempt before the emulator has recorded its answer: wait for the record.
+    await expect.poll(async () => (await deliveries())[0]?.status, { timeout: 10_000 }).toBe('failed');
+    const [waiting] = await deliveries();
 
     await ctx.svc.request('DELETE', `/webhooks/${hook.id}`);
     const orphan = (await dlq()).find((d) => d.id === waiting!.id);
