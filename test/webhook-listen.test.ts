@@ -190,8 +190,10 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const first = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as ReceivedDelivery));
     expect(first).toMatchObject({ verdict: 'valid', eventType: 'user.created', answer: { status: 500, cause: 'respond' } });
 
-    const before = await api('GET', `/webhooks/${webhookId}/deliveries`);
-    expect(before.body.data[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500]);
+    // The listener prints the delivery as it answers; the emulator records the answer just after.
+    const codes = async () =>
+      ((await api('GET', `/webhooks/${webhookId}/deliveries`)).body.data[0]?.attempts ?? []).map((a: { statusCode: number }) => a.statusCode);
+    await expect.poll(codes, { timeout: 10_000 }).toEqual([500]);
     const advanced = await sendRequest(`${new URL(baseUrl).origin}/_emulator/clock/advance`, 'POST', { body: { by: '1m' } });
     expect(advanced.status).toBe(200);
     await listener.waitFor((line) => line.includes('"seq":2') && line);
