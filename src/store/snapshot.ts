@@ -50,6 +50,18 @@ export class RawRecord {
     readonly id: string,
     readonly text: string,
   ) {}
+
+  /** The record the line holds; throws, naming the record, when it is not JSON or holds another id (a hand edit). */
+  parse<T extends { id: string }>(): T {
+    let record: T;
+    try {
+      record = JSON.parse(this.text) as T;
+    } catch (error) {
+      throw new Error(`the record ${this.id} in db.json is not valid JSON (${(error as Error).message}); fix that line or restore the file`);
+    }
+    if (record.id !== this.id) throw new Error(`the stored record ${this.id} holds id ${record.id}`);
+    return record;
+  }
 }
 
 /** The snapshot's last field, the CRC-32 (hex) of every byte before its line. */
@@ -233,13 +245,10 @@ async function readLines(handle: FileHandle, lazy: ReadonlySet<string>): Promise
 
 /** Parses the RawRecords of `lists` in place; false when one is not JSON, or not the record its line's id names. */
 function parseRawRecords(lists: unknown[][]): boolean {
-  for (const list of lists) {
-    for (let i = 0; i < list.length; i++) {
-      const raw = list[i] as RawRecord;
-      const record = parseOrNull(raw.text) as { id?: unknown } | undefined;
-      if (typeof record !== 'object' || record === null || record.id !== raw.id) return false;
-      list[i] = record;
-    }
+  try {
+    for (const list of lists) for (let i = 0; i < list.length; i++) list[i] = (list[i] as RawRecord).parse();
+  } catch {
+    return false;
   }
   return true;
 }
