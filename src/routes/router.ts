@@ -15,13 +15,15 @@ export function issueDetails(issues: readonly z.core.$ZodIssue[], target?: strin
   }));
 }
 
+/** The validation_error (D6) for `issues` found in a request's `target` (json, query, param, header). */
+export function validationError(issues: readonly z.core.$ZodIssue[], target: string): ApiError {
+  return new ApiError('validation_error', `The request ${WHERE[target] ?? target} is not valid`, issueDetails(issues, target));
+}
+
 export function newRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
-      if (!result.success) {
-        const where = WHERE[result.target] ?? result.target;
-        throw new ApiError('validation_error', `The request ${where} is not valid`, issueDetails(result.error.issues, result.target));
-      }
+      if (!result.success) throw validationError(result.error.issues, result.target);
       return undefined;
     },
   });

@@ -6,8 +6,7 @@ import { CreateUserBody, User, UserListQuery, type UserView } from '../schemas/u
 import { asDocument, envelopeText, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
 import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
-import { ApiError } from '../errors.js';
-import { API_KEY_SECURITY, issueDetails, newRouter } from './router.js';
+import { API_KEY_SECURITY, newRouter, validationError } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 
 const tags: ApiTag[] = ['Users'];
@@ -77,6 +76,6 @@ export function checkedId(id: string): string {
   // IdParam checks only the length: most ids pass here without a parse.
   if (id.length >= (ID_MIN ?? 0) && id.length <= (ID_MAX ?? Infinity)) return id;
   const params = IdParam.safeParse({ id });
-  if (!params.success) throw new ApiError('validation_error', 'The request path is not valid', issueDetails(params.error.issues, 'param'));
+  if (!params.success) throw validationError(params.error.issues, 'param');
   return params.data.id;
 }
