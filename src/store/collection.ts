@@ -5,7 +5,7 @@
  */
 import { NewestFirst, newerFirst, type AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
-import { RawRecord } from './snapshot.js';
+import { RawBlock, RawRecord } from './snapshot.js';
 
 /** Unique secondary keys per collection: the store keeps a key → id map for each. */
 export const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K]) => string | null } = {
@@ -21,24 +21,28 @@ export const UNIQUE_KEYS: { [K in CollectionName]?: (record: CollectionTypes[K])
 };
 
 /**
- * Collections whose records stay unparsed (their snapshot line's text) until first asked for.
+ * Collections whose records stay unread (their snapshot lines' bytes) until first asked for.
  * Users and wallets are nearly all of db.json's bytes, yet a start needs none of them: a call
  * reads one user by id, or one user's wallet, and a page or an email lookup parses a tenant's
- * users then. So a start does not parse (nor collect the garbage of) 100,000 of each. They stay
- * text only when the snapshot's checksum shows the file is as svc wrote it (snapshot.ts); a
- * hand-edited file is parsed whole at start, so a damaged line is refused then (D12), never at
- * the first email lookup, where it would fail every user create in every tenant.
+ * users then. So a start neither splits nor parses 100,000 of each: the first call that needs
+ * the collection splits its lines (an id and a RawRecord each), and each record is parsed when
+ * first read. They stay unread only when the snapshot's checksum shows the file is as svc
+ * wrote it (snapshot.ts); a hand-edited file is parsed whole at start, so a damaged line is
+ * refused then (D12), never at the first email lookup, where it would fail every user create
+ * in every tenant.
  */
 export const LAZY_COLLECTIONS: ReadonlySet<CollectionName> = new Set(['users', 'wallets']);
 
 /**
  * One collection's records and indexes. Only the id index is built when the store is read
  * from disk; the tenant and unique-key indexes are built on first use and then kept up to
- * date, so a start does not pay for indexes a run may never ask for. Records of a lazy
- * collection are held as RawRecords until first read, each then parsed once and kept.
+ * date, so a start does not pay for indexes a run may never ask for. A lazy collection read
+ * from disk is a RawBlock until first used, then RawRecords, each parsed once when first read.
  */
 export class Collection<T extends AnyRecord> {
-  readonly #byId = new Map<string, T | RawRecord>();
+  readonly #records = new Map<string, T | RawRecord>();
+  /** The lines read from disk and not yet split (see LAZY_COLLECTIONS). */
+  #block: RawBlock | null = null;
   /** How many records are still RawRecords. */
   #unparsed = 0;
   #byTenant: Map<string, Map<string, T>> | null = null;
@@ -51,6 +55,22 @@ export class Collection<T extends AnyRecord> {
   #epoch = 0;
 
   constructor(private readonly uniqueKey: ((record: T) => string | null) | undefined) {}
+
+  /** The records by id: every use goes through here, so that the first one splits the block read. */
+  get #byId(): Map<string, T | RawRecord> {
+    if (this.#block !== null) {
+      const block = this.#block;
+      this.#block = null;
+      for (const record of block.records()) this.load(record as T | RawRecord);
+    }
+    return this.#records;
+  }
+
+  /** Adds the block of a lazy collection read from disk, before anything has asked for an index. */
+  loadBlock(block: RawBlock): void {
+    if (this.#block === null && this.#records.size === 0) this.#block = block;
+    else for (const record of block.records()) this.load(record as T | RawRecord);
+  }
 
   /** Adds a record read from the disk, before anything has asked for an index. */
   load(record: T | RawRecord): void {
@@ -74,7 +94,8 @@ export class Collection<T extends AnyRecord> {
 
   /** Every record, in insertion order (parsing any still held as text). */
   values(): IterableIterator<T> {
-    return this.#unparsed === 0 ? (this.#byId.values() as IterableIterator<T>) : this.#parsedValues();
+    const byId = this.#byId; // first: it may split the block, which counts what is unparsed
+    return this.#unparsed === 0 ? (byId.values() as IterableIterator<T>) : this.#parsedValues();
   }
 
   *#parsedValues(): IterableIterator<T> {
@@ -145,7 +166,8 @@ export class Collection<T extends AnyRecord> {
   }
 
   clear(): void {
-    this.#byId.clear();
+    this.#block = null;
+    this.#records.clear();
     this.#unparsed = 0;
     this.#byTenant = null;
     this.#byKey = null;

@@ -16,7 +16,7 @@ import { JournaledJsonFile } from './journal-file.js';
 import { acquireLock } from './lock.js';
 import type { AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES } from './records.js';
-import type { RawRecord } from './snapshot.js';
+import { RawBlock, type RawRecord } from './snapshot.js';
 import { Store } from './store.js';
 
 export { DATA_FILE, SCHEMA_VERSION, StoreOpenError, type StoreDocument } from './document.js';
@@ -104,8 +104,10 @@ export class FileStore extends Store {
   #load(document: StoreDocument): void {
     for (const name of COLLECTION_NAMES) {
       const collection = this.collections[name] as unknown as Collection<AnyRecord>;
-      // A lazy collection's records may be RawRecords (see LAZY_COLLECTIONS in collection.ts).
-      for (const record of document[name] as Array<AnyRecord | RawRecord>) collection.load(record);
+      // A lazy collection may be a RawBlock, or hold RawRecords (see LAZY_COLLECTIONS in collection.ts).
+      const list: unknown = document[name];
+      if (list instanceof RawBlock) collection.loadBlock(list);
+      else for (const record of list as Array<AnyRecord | RawRecord>) collection.load(record);
     }
   }
 

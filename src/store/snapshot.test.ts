@@ -1,7 +1,7 @@
 /**
- * The snapshot layout (D12): one record per line, read a chunk at a time, and for anything
- * else (older single-line files, hand edits, damage) exactly what JSON.parse of the whole
- * file gives, errors included.
+ * The snapshot layout (D12): one record per line, a lazy collection's lines kept unread when
+ * the checksum matches, and for anything else (older single-line files, hand edits, damage)
+ * exactly what JSON.parse of the whole file gives, errors included.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -10,7 +10,7 @@ import { crc32 } from 'node:zlib';
 import { JSONFile } from 'lowdb/node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test-support/harness.js';
-import { RawRecord, asciiJson, checksumLine, readSnapshot, writeSnapshot } from './snapshot.js';
+import { RawBlock, RawRecord, asciiJson, checksumLine, readSnapshot, writeSnapshot } from './snapshot.js';
 
 const dir = tempDataDir();
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -82,8 +82,9 @@ describe('the snapshot layout', () => {
   it('keeps the records of lazy collections as text when the checksum matches, and parses them all when it does not', async () => {
     const path = await written({ schemaVersion: 1, journalSeq: 7 }, document);
     const lazy = new Set(['users']);
-    const intact = (await readSnapshot(path, lazy)).value as Record<string, unknown[]>;
-    expect(intact['users']).toEqual([new RawRecord('usr_1', asciiJson(document.users[0]))]);
+    const intact = (await readSnapshot(path, lazy)).value as Record<string, unknown>;
+    expect(intact['users']).toBeInstanceOf(RawBlock);
+    expect((intact['users'] as RawBlock).records()).toEqual([new RawRecord('usr_1', asciiJson(document.users[0]))]);
     expect(intact['apps']).toEqual(document.apps);
     // One byte changed, still valid JSON (a hand edit): the same document, every record parsed.
     const edited = withText(readFileSync(path, 'latin1').replace('App 2', 'App 9'));
@@ -104,6 +105,26 @@ describe('the snapshot layout', () => {
     expect(wholeParse(broken)).toHaveProperty('error');
   });
 
+  it('cuts out each lazy collection wherever it is, and parses the rest as it was written', async () => {
+    const users = Array.from({ length: 4 }, (_, i) => ({ id: `usr_${i}`, tenantId: 'ten_a', name: i === 2 ? 'x\n],\n"apps":[' : `U${i}` }));
+    const wallets = [
+      { id: 'wal_"quoted"', tenantId: 'ten_a' },
+      { id: 'wal_2', tenantId: 'ten_a', nested: { a: [1, { b: 2 }] } },
+    ];
+    const collections = { users, apps: document.apps, empty: [], wallets, events: [{ id: 'evt_1' }], keys: [] };
+    const path = await written({ schemaVersion: 1, journalSeq: 4 }, collections);
+    const read = await readSnapshot(path, new Set(['users', 'wallets', 'empty', 'absent']));
+    expect(read.intact).toBe(true);
+    const value = read.value as Record<string, unknown>;
+    expect(Object.keys(value)).toEqual(['schemaVersion', 'journalSeq', 'users', 'apps', 'empty', 'wallets', 'events', 'keys']);
+    expect({ ...value, users: [], wallets: [] }).toEqual({ schemaVersion: 1, journalSeq: 4, ...collections, users: [], wallets: [] });
+    // Each line a RawRecord that parses to the record; an id that needs unescaping is parsed at the split.
+    const parsed = (list: unknown) => (list as RawBlock).records().map((record) => (record instanceof RawRecord ? record.parse() : record));
+    expect(parsed(value['users'])).toEqual(users);
+    expect(parsed(value['wallets'])).toEqual(wallets);
+    expect((value['wallets'] as RawBlock).records()[0]).not.toBeInstanceOf(RawRecord);
+  });
+
   it('reads a document with no collections, and one whose collections are all empty', async () => {
     for (const collections of [{}, { apps: [], events: [] }]) {
       const path = await written({ schemaVersion: 1, journalSeq: 0 }, collections);
@@ -111,7 +132,7 @@ describe('the snapshot layout', () => {
     }
   });
 
-  it('reads records across chunk boundaries, and a record longer than a chunk', async () => {
+  it('reads thousands of records, and one of several megabytes', async () => {
     const apps = Array.from({ length: 5_000 }, (_, i) => ({ ...app(i), description: 'x'.repeat(i % 700) }));
     const huge = { id: 'evt_big', payload: 'y'.repeat(3 * 1024 * 1024) };
     const path = await written({ schemaVersion: 1, journalSeq: 3 }, { apps, events: [huge], users: [] });
