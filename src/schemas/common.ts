@@ -14,12 +14,21 @@ export const IsoTimestamp = z
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/, 'an ISO 8601 UTC timestamp with milliseconds')
   .openapi({ example: '2026-11-21T10:00:00.000Z' });
 
-/** An id of one type: prefix, underscore, base62. */
-export function idOf(prefix: string) {
+function makeIdSchema(prefix: string) {
   return z
     .string()
     .regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `an id starting with ${prefix}_`)
     .openapi({ example: `${prefix}_4f8Qm2xZb7LkP1sT9vRa` });
+}
+
+/** The id schema of each prefix, made once: some 50 fields share 20 prefixes, and a zod schema is costly to make at start. */
+const idSchemas = new Map<string, ReturnType<typeof makeIdSchema>>();
+
+/** An id of one type: prefix, underscore, base62. Schemas are immutable, so one serves every field of that type. */
+export function idOf(prefix: string) {
+  let schema = idSchemas.get(prefix);
+  if (schema === undefined) idSchemas.set(prefix, (schema = makeIdSchema(prefix)));
+  return schema;
 }
 
 /** A duration string (D2): 90s, 15m, 2h, 7d. */
