@@ -4,13 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cacheDir, WRAPPER_HEAD, WRAPPER_TAIL, type CacheOutcome } from './code-cache.js';
+import { cacheDir, STALE_CACHE_MS, WRAPPER_HEAD, WRAPPER_TAIL, type CacheOutcome } from './code-cache.js';
 
 const run = promisify(execFile);
 const CODE_CACHE = fileURLToPath(new URL('./code-cache.ts', import.meta.url));
@@ -79,6 +79,29 @@ describe('loadBundle', () => {
     const rebuilt = await load('serve');
     expect(rebuilt).toMatchObject({ cache: 'made', printed: 'hi there from svc.cjs' });
     expect(rebuilt.cacheFile).not.toBe(serve.cacheFile);
+  });
+
+  it("removes other bundles' caches made more than a day ago when it makes one, and keeps its own", async () => {
+    const first = await load('serve');
+    const dir = join(work, 'cache', 'code-cache');
+    const old = new Date(Date.now() - STALE_CACHE_MS - 60_000);
+    const other = (sha: string, name: string, at: Date): string => {
+      const path = join(dir, `${sha}-${name}`);
+      writeFileSync(path, 'an older build');
+      utimesSync(path, at, at);
+      return path;
+    };
+    const stale = other('a'.repeat(32), `node${process.versions.node}-${process.arch}-serve.v8cache`, old);
+    const staleTemp = other('b'.repeat(32), 'node20.0.0-x64-clock.v8cache.123.abcd.tmp', old);
+    const recent = other('c'.repeat(32), `node${process.versions.node}-${process.arch}-serve.v8cache`, new Date());
+    const notOurs = join(dir, 'notes.txt');
+    writeFileSync(notOurs, 'kept');
+    utimesSync(notOurs, old, old);
+    utimesSync(first.cacheFile!, old, old); // its own bundle's, however old
+    await load('clock');
+    const clock = basename(first.cacheFile!).replace(/-serve\.v8cache$/, '-clock.v8cache');
+    expect(readdirSync(dir).sort()).toEqual([basename(recent), basename(first.cacheFile!), clock, 'notes.txt'].sort());
+    expect([stale, staleTemp].filter((path) => existsSync(path))).toEqual([]);
   });
 
   it('runs without the cache, and makes a new one, when V8 refuses it', async () => {

@@ -18,10 +18,10 @@
  * turns it off.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** The bundle's exports: the CLI's run(). */
@@ -102,6 +102,9 @@ function readCache(dir: string, file: string): Buffer | undefined {
   }
 }
 
+/** How long the caches of other bundles (an earlier svc, another build) are kept after they were made. */
+export const STALE_CACHE_MS = 24 * 60 * 60 * 1000;
+
 /** Writes through a temp file and a rename, so that two starts at once never read half a cache. */
 function writeCache(dir: string, file: string, data: Buffer): void {
   try {
@@ -114,8 +117,28 @@ function writeCache(dir: string, file: string, data: Buffer): void {
     } catch {
       unlinkSync(temp);
     }
+    pruneCaches(dir, basename(file));
   } catch {
     /* a cache is an optimisation: a read-only home is not an error */
+  }
+}
+
+/**
+ * Removes what other bundles left in `dir` more than a day ago: every upgrade or rebuild makes
+ * a new bundle and a cache file per command, about a megabyte each, and nothing else ever
+ * removes the old ones. A removed cache that is still in use (two installed versions) is made
+ * again on that version's next start. Files of the bundle that is writing (`current`) stay.
+ */
+function pruneCaches(dir: string, current: string, now = Date.now()): void {
+  const bundle = current.slice(0, current.indexOf('-'));
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(`${bundle}-`) || !/^[0-9a-f]{32}-.*\.v8cache(\..*\.tmp)?$/.test(name)) continue;
+    const path = join(dir, name);
+    try {
+      if (now - statSync(path).mtimeMs > STALE_CACHE_MS) unlinkSync(path);
+    } catch {
+      /* gone already, or removed by another start at the same time */
+    }
   }
 }
 
