@@ -60,7 +60,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
    */
   current = false;
 
-  /** Collections whose snapshot records `read()` leaves unparsed, as RawRecords (snapshot.ts). */
+  /** Collections whose snapshot lines `read()` leaves unread, each a RawBlock (snapshot.ts). */
   readonly #lazy: ReadonlySet<string>;
 
   constructor(path: string, options: { lazy?: ReadonlySet<string> } = {}) {
