@@ -3,7 +3,7 @@
  * refuses a file this version cannot read, without ever overwriting it.
  */
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
-import { RawBlock } from './snapshot.js';
+import { isRecordList } from './snapshot.js';
 
 /** The version of the file's layout; a newer file is refused, never overwritten. */
 export const SCHEMA_VERSION = 1;
@@ -37,8 +37,8 @@ export function checkDocument(raw: unknown, path: string): StoreDocument {
   for (const name of COLLECTION_NAMES) {
     const value = document[name];
     if (value === undefined) document[name] = [];
-    // A RawBlock: a lazy collection's lines, as read from a file svc wrote (snapshot.ts).
-    else if (!Array.isArray(value) && !(value instanceof RawBlock)) refuse(`has a "${name}" that is not a list`);
+    // A list, or a RawBlock: a lazy collection's lines, as read from a file svc wrote (snapshot.ts).
+    else if (!isRecordList(value)) refuse(`has a "${name}" that is not a list`);
   }
   return document as StoreDocument;
 }

@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
-import { RawBlock, readSnapshot, recordsOf, writeSnapshot, writeWhole } from './snapshot.js';
+import { isRecordList, readSnapshot, recordsOf, writeSnapshot, writeWhole } from './snapshot.js';
 
 /**
  * Whether journal writes are synchronous (O_DSYNC). Only on Linux, where it is as strong as
@@ -259,7 +259,7 @@ function applyBatches(document: Document, batches: JournalBatch[]): void {
     let map = maps.get(name);
     if (!map) {
       const held = document[name];
-      const list = Array.isArray(held) || held instanceof RawBlock ? (recordsOf(held) as Array<{ id: string }>) : [];
+      const list = isRecordList(held) ? (recordsOf(held) as Array<{ id: string }>) : [];
       map = new Map(list.map((record) => [record.id, record]));
       maps.set(name, map);
     }
@@ -270,7 +270,7 @@ function applyBatches(document: Document, batches: JournalBatch[]): void {
       if (op[0] === 'put') mapOf(op[1]).set(op[2].id, op[2]);
       else if (op[0] === 'del') mapOf(op[1]).delete(op[2]);
       else {
-        for (const key of Object.keys(document)) if (Array.isArray(document[key]) || document[key] instanceof RawBlock) document[key] = [];
+        for (const key of Object.keys(document)) if (isRecordList(document[key])) document[key] = [];
         for (const map of maps.values()) map.clear();
       }
     }

@@ -43,14 +43,18 @@ export class RawRecord {
 
   /** The record the line holds; throws, naming the record, when it is not JSON or holds another id (a hand edit). */
   parse<T extends { id: string }>(): T {
-    let record: T;
-    try {
-      record = JSON.parse(this.text) as T;
-    } catch (error) {
-      throw new Error(`the record ${this.id} in db.json is not valid JSON (${(error as Error).message}); fix that line or restore the file`);
-    }
+    const record = parseLine<T>(this.text, `the record ${this.id}`);
     if (record.id !== this.id) throw new Error(`the stored record ${this.id} holds id ${record.id}`);
     return record;
+  }
+}
+
+/** A record line's JSON; throws, naming the line as `what`, when it is not JSON (only a hand edit gets there). */
+function parseLine<T>(text: string, what: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (error) {
+    throw new Error(`${what} in db.json is not valid JSON (${(error as Error).message}); fix that line or restore the file`);
   }
 }
 
@@ -160,25 +164,22 @@ export class RawBlock {
       if (stop === -1) stop = text.length;
       const line = text.charCodeAt(stop - 1) === 0x2c ? text.slice(start, stop - 1) : text.slice(start, stop);
       const id = RAW_ID.exec(line)?.[1];
-      records.push(id === undefined ? parsedLine(line) : new RawRecord(id, line));
+      // A line whose id needs unescaping is parsed now; it throws only for a hand edit that also mended the checksum.
+      records.push(id === undefined ? parseLine<{ id: string }>(line, `the record line ${line.slice(0, 80)}`) : new RawRecord(id, line));
       start = stop + 1;
     }
     return records;
   }
 }
 
-/** A record line whose id is not plain: parsed now; throws only for a hand edit that also mended the checksum. */
-function parsedLine(line: string): { id: string } {
-  try {
-    return JSON.parse(line) as { id: string };
-  } catch (error) {
-    throw new Error(`a record line in db.json is not valid JSON (${(error as Error).message}): ${line.slice(0, 80)}`);
-  }
+/** Whether a document's value is a collection's list as read: an array, or a lazy one's RawBlock. */
+export function isRecordList(value: unknown): value is unknown[] | RawBlock {
+  return Array.isArray(value) || value instanceof RawBlock;
 }
 
 /** A collection's list as read: its records, or a lazy one's RawBlock split into RawRecords. */
-export function recordsOf(list: unknown): unknown[] {
-  return list instanceof RawBlock ? list.records() : (list as unknown[]);
+export function recordsOf(list: unknown[] | RawBlock): unknown[] {
+  return list instanceof RawBlock ? list.records() : list;
 }
 
 /**
