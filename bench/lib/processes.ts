@@ -54,7 +54,8 @@ export async function startServer(options: {
   args: string[];
   origin: string;
   readyPath: string;
-  env?: Record<string, string>;
+  /** Added to this process's environment; a name given as undefined is left out. */
+  env?: Record<string, string | undefined>;
   cwd?: string;
   timeoutMs?: number;
   /** The cores it may run on (taskset -c); default SERVER_CORE. */

@@ -8,7 +8,11 @@ export const SVC_BIN = process.env['BENCH_SVC_BIN'] ?? `${ROOT}bin/svc.js`;
 const server = (name: string): string => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
 /** `svc serve` on `dataDir`; benchmarks turn rate limits off unless `extraArgs` say otherwise. */
-export async function startSvc(dataDir: string, extraArgs: string[] = ['--rate-limit', 'off'], env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startSvc(
+  dataDir: string,
+  extraArgs: string[] = ['--rate-limit', 'off'],
+  env: Record<string, string | undefined> = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
     command: process.execPath,
@@ -19,14 +23,14 @@ export async function startSvc(dataDir: string, extraArgs: string[] = ['--rate-l
   });
 }
 
-export async function startBare(): Promise<ServerProcess> {
+export async function startBare(env: Record<string, string | undefined> = {}): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
     command: process.execPath,
     args: [server('bare-hono.mjs')],
     origin: `http://127.0.0.1:${port}`,
     readyPath: '/healthz',
-    env: { PORT: String(port) },
+    env: { ...env, PORT: String(port) },
   });
 }
 
