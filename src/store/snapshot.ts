@@ -62,8 +62,8 @@ function parseLine<T>(text: string, what: string): T {
 const CHECKSUM_FIELD = 'checksum';
 /** How the file ends: its checksum's line, then the document's closing brace. */
 const CHECKSUM_TAIL = /\n"checksum":"crc32:([0-9a-f]{8})"\n\}\n$/;
-/** The tail's length in bytes (the hex is always 8 digits). */
-const CHECKSUM_TAIL_BYTES = '\n"checksum":"crc32:00000000"\n}\n'.length;
+/** The tail's length in bytes: a line break, the checksum's line (its hex is always 8 digits), `}` and a line break. */
+const CHECKSUM_TAIL_BYTES = `\n${checksumLine(0)}\n}\n`.length;
 
 /** The checksum's line for the bytes before it, whose CRC-32 is `crc`. */
 export function checksumLine(crc: number): string {
@@ -190,7 +190,9 @@ export function recordsOf(list: unknown[] | RawBlock): unknown[] {
 export async function readSnapshot(path: string, lazy: ReadonlySet<string> = new Set()): Promise<SnapshotRead> {
   const bytes = await readWhole(path);
   const ascii = isAscii(bytes);
-  if (ascii && statedChecksum(bytes) === crc32(bytes.subarray(0, bytes.length - CHECKSUM_TAIL_BYTES + 1))) {
+  const stated = ascii ? statedChecksum(bytes) : null;
+  // The CRC is computed only for a file that states one (an older file has none).
+  if (stated !== null && stated === crc32(bytes.subarray(0, bytes.length - CHECKSUM_TAIL_BYTES + 1))) {
     return { value: parseIntact(bytes, lazy), bytes: bytes.byteLength, intact: true };
   }
   // Snapshots are written as ASCII (see asciiJson), which decodes far faster as latin1.
