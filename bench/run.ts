@@ -39,6 +39,8 @@ const pick = <T>(list: readonly T[], index: number): T => list[(index * 7919) % 
 /** Search terms that differ on every request (e.g. `grace.4217`): none is answered from kept hits. */
 const coldTerm = (i: number): string => `${FIRST_NAMES[i % FIRST_NAMES.length]}.${(i * 7919) % 100_000}`;
 let uniq = 0;
+/** Page 1 + (i % 50) of one search term: the pages a client steps through. */
+const pagePath = (i: number): string => `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice`;
 const newEmail = (): string => `bench.${process.pid}.${Date.now()}.${uniq++}@load.test`;
 
 async function reads(): Promise<void> {
@@ -48,9 +50,7 @@ async function reads(): Promise<void> {
   const results: Record<string, LoadResult> = {};
 
   results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users/usr_${i}` }) }));
-  results['bare page'] = await withServer(startBare(), (s) =>
-    load({ url: s.url, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) }),
-  );
+  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: pagePath(i) }) }));
 
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
@@ -58,7 +58,7 @@ async function reads(): Promise<void> {
     const ids = await userIds(s, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
     results['svc id'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users/${pick(ids, i)}` }) });
     // Paging through one search, as a client or the dashboard does: the scan is kept between pages.
-    results['svc page'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice` }) });
+    results['svc page'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: pagePath(i) }) });
     // A different term on every request: every answer scans all 10k users.
     results['svc page cold'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` }) });
   });
@@ -427,7 +427,7 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
   const bareIds = Array.from({ length: 100 }, (_, i) => `/v1/users/usr_${i}`);
-  const pagePaths = Array.from({ length: 50 }, (_, i) => `/v1/users?page=${1 + i}&page_size=20&search=alice`);
+  const pagePaths = Array.from({ length: 50 }, (_, i) => pagePath(i));
   return withServer(startBare(), (bare) =>
     withServer(startSvc(copy), async (svc) => {
       const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
