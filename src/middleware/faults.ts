@@ -16,6 +16,7 @@ export function injectFaults(rt: Runtime, basePath: string): MiddlewareHandler {
   const faults = faultInjector(rt);
   // Not async: a request that hits no fault (nearly all) goes on without a promise of its own.
   return (c, next) => {
+    if (faults.none) return next();
     const path = c.req.path.slice(basePath.length) || '/';
     const hit = faults.take(c.req.method, path);
     if (hit instanceof Promise) return hit.then((found) => (found ? answerFault(c, next, found, path) : next()));

@@ -97,15 +97,21 @@ export class FaultInjector {
     return shared ? (await shared.list()).map(view) : this.#faults.map(view);
   }
 
+  /** Whether no fault is set: then no request needs its path looked at. */
+  get none(): boolean {
+    const shared = this.rt.store.sharedFaults;
+    return shared ? !shared.active : this.#faults.length === 0;
+  }
+
   /**
    * Counts a request against the first fault it matches: synchronously in memory, atomically
    * in a shared store (so `count` is exact either way). Nothing to ask when no fault is set.
    */
   take(method: string, path: string): FaultHit | undefined | Promise<FaultHit | undefined> {
+    if (this.none) return undefined;
     const relative = relativePath(path);
     const shared = this.rt.store.sharedFaults;
     if (shared) {
-      if (!shared.active) return undefined;
       return shared.take(method, relative).then((fault) => (fault ? { id: fault.id, status: fault.status, delayMs: fault.delayMs } : undefined));
     }
     const index = this.#faults.findIndex((fault) => (fault.method === null || fault.method === method) && fault.pattern.test(relative));
