@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonText, envelopeText, pageText } from './json-text.js';
+import { JsonText, envelopeText, itemOfEnvelope, pageText } from './json-text.js';
 
 const item = fc.record({ id: fc.string(), name: fc.option(fc.string()), n: fc.integer(), tags: fc.array(fc.string(), { maxLength: 3 }) });
 const page = fc.record({
@@ -20,10 +20,12 @@ describe('JSON text made ahead', () => {
     );
   });
 
-  it('an envelope around an item text is the text of { data: item }', () => {
+  it('an envelope around an item text is the text of { data: item }, and gives the item back', () => {
     fc.assert(
       fc.property(item, (value) => {
-        expect(envelopeText(JSON.stringify(value)).text).toBe(JSON.stringify({ data: value }));
+        const envelope = envelopeText(JSON.stringify(value));
+        expect(envelope.text).toBe(JSON.stringify({ data: value }));
+        expect(itemOfEnvelope(envelope)).toBe(JSON.stringify(value));
       }),
     );
   });

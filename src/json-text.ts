@@ -24,9 +24,16 @@ export function pageText<T>(page: Page<T>, itemText: (item: T) => string): JsonT
   return new JsonText(`{"data":[${data.map(itemText).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`);
 }
 
+const ENVELOPE_OPEN = '{"data":';
+
 /** `{"data":<text>}`: the single-record envelope around an item given as text. */
 export function envelopeText(itemText: string): JsonText {
-  return new JsonText(`{"data":${itemText}}`);
+  return new JsonText(`${ENVELOPE_OPEN}${itemText}}`);
+}
+
+/** The item's text inside an envelope made by envelopeText(): a slice of it, not a copy. */
+export function itemOfEnvelope(envelope: JsonText): string {
+  return envelope.text.slice(ENVELOPE_OPEN.length, -1);
 }
 
 /**

@@ -3,9 +3,9 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
 import { CreateUserBody, User, UserListQuery, type UserView } from '../schemas/users.js';
-import { asDocument, envelopeText, pageText } from '../json-text.js';
+import { asDocument, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
-import { createUser, getUser, listUserRecords, userView, userViewText } from '../services/users.js';
+import { createUser, getUser, listUserRecords, userEnvelopeText, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter, validationError } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 
@@ -65,7 +65,7 @@ export function usersRoutes(rt: Runtime) {
   );
   return router.get('/:id', (c) => {
     const id = c.req.param('id');
-    return c.json(asDocument<{ data: UserView }>(envelopeText(userViewText(getUser(rt, c.get('tenant').id, checkedId(id))))), 200);
+    return c.json(asDocument<{ data: UserView }>(userEnvelopeText(getUser(rt, c.get('tenant').id, checkedId(id)))), 200);
   });
 }
 
