@@ -6,8 +6,8 @@ import { authenticate, presentedKeyHash } from '../services/api-keys.js';
 import type { ApiKeyRecord, TenantRecord } from '../store/records.js';
 import { requestHeader, type AppEnv } from './context.js';
 
-/** Paths under /v1 that need no key. */
-export const KEY_EXEMPT_PATHS = new Set(['/v1/healthz', '/v1/readyz', '/v1/openapi.json']);
+/** Whether a path under /v1 needs no key: compared, not hashed as a set lookup would on every call. */
+const keyExempt = (path: string): boolean => path === '/v1/healthz' || path === '/v1/readyz' || path === '/v1/openapi.json';
 
 /** How many presented key values keep their last answer; the memo is emptied when full. */
 const RECENT_KEYS = 256;
@@ -36,7 +36,7 @@ export function apiKeyAuth(rt: Runtime): MiddlewareHandler<AppEnv> {
   const matches = (accepted: Accepted): boolean => stillStored(accepted) && timingSafeEqual(accepted.presented, accepted.stored);
 
   return (c, next) => {
-    if (KEY_EXEMPT_PATHS.has(c.req.path)) return next();
+    if (keyExempt(c.req.path)) return next();
     const value = requestHeader(c, 'x-api-key');
     let accepted = value === undefined ? undefined : recent.get(value);
     if (accepted === undefined || !matches(accepted)) {

@@ -106,8 +106,12 @@ export class ChainRouter<T extends Stored> implements Router<T> {
   readonly name: string;
   readonly #inner: Router<T>;
   readonly #onError: ErrorHandler;
-  /** The chain made for each list of matches the router beneath answers again and again (RegExpRouter does). */
-  readonly #chains = new WeakMap<object, Entry<T> | null>();
+  /**
+   * The chain made for each list of matches the router beneath answers again and again
+   * (RegExpRouter does), as the one-entry list a match answers: shared, as the lists the
+   * router beneath answers are.
+   */
+  readonly #chains = new WeakMap<object, [Entry<T>] | null>();
 
   /** `onError` is the handler the app is given with app.onError(): the one compose() would call. */
   constructor(inner: Router<T>, onError: ErrorHandler) {
@@ -131,19 +135,21 @@ export class ChainRouter<T extends Stored> implements Router<T> {
       chain =
         params === null
           ? null
-          : ([
+          : [
               [
-                runChain(
-                  entries.map(([stored]) => stored[0]),
-                  this.#onError,
-                ),
-                last[1],
-              ] as unknown as T,
-              params,
-            ] as Entry<T>);
+                [
+                  runChain(
+                    entries.map(([stored]) => stored[0]),
+                    this.#onError,
+                  ),
+                  last[1],
+                ] as unknown as T,
+                params,
+              ],
+            ];
       this.#chains.set(entries, chain);
     }
     if (chain === null) return result;
-    return (result.length === 2 ? [[chain], result[1]] : [[chain]]) as Result<T>;
+    return (result.length === 2 ? [chain, result[1]] : [chain]) as Result<T>;
   }
 }
