@@ -51,6 +51,25 @@ describe('API-call accounting', () => {
     }
   });
 
+  it('counts the calls made after a fold into new counters, so none is lost', async () => {
+    const svc = await startTestEmulator({ clock: { startTime: new Date('2026-11-21T12:00:00.000Z') } });
+    try {
+      const { rt } = svc.emulator;
+      const meter = usageMeter(rt);
+      const usage = (): number | undefined => rt.store.get('usage', `${ACME_TENANT_ID}:2026-11-21`)?.apiCalls;
+      for (let i = 0; i < 2; i++) await svc.request('GET', '/apps');
+      await meter.flush();
+      expect(usage()).toBe(2);
+      // The same tenant record again: its calls go to a counter of the new batch, not the folded one.
+      for (let i = 0; i < 3; i++) await svc.request('GET', '/apps');
+      expect(meter.callsByDay(ACME_TENANT_ID, '2026-11-21', '2026-11-21').get('2026-11-21')).toBe(5);
+      await meter.flush();
+      expect(usage()).toBe(5);
+    } finally {
+      await svc.close();
+    }
+  });
+
   it('drops the counts of a tenant that a reset replaced, keeping those made after it', async () => {
     // Midday on the emulator clock: `today` is read before the calls it counts, and a clock that
     // started at real time could pass midnight in between.
