@@ -35,6 +35,12 @@ async function userIds(server: ServerProcess, path: string, headers: Record<stri
 }
 
 const acme = { 'x-api-key': ACME_KEY };
+/**
+ * The path of the bare app's user i: as long as a real id (`usr_` + 20 characters). The bare app
+ * gets the requests svc gets, this path and Acme's key header (which it ignores), so that a
+ * ratio compares the servers' work on the same bytes, not a shorter request line.
+ */
+const bareIdPath = (i: number): string => `/v1/users/usr_${String(i).padStart(20, '0')}`;
 const pick = <T>(list: readonly T[], index: number): T => list[(index * 7919) % list.length]!;
 /** Search terms that differ on every request (e.g. `grace.4217`): none is answered from kept hits. */
 const coldTerm = (i: number): string => `${FIRST_NAMES[i % FIRST_NAMES.length]}.${(i * 7919) % 100_000}`;
@@ -49,8 +55,8 @@ async function reads(): Promise<void> {
   const jsonFile = await jsonServerFile(10_000, log);
   const results: Record<string, LoadResult> = {};
 
-  results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: `/v1/users/usr_${i}` }) }));
-  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, next: (i) => ({ path: pagePath(i) }) }));
+  results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, headers: acme, next: (i) => ({ path: bareIdPath(i % 100) }) }));
+  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, headers: acme, next: (i) => ({ path: pagePath(i) }) }));
 
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
@@ -144,7 +150,7 @@ async function search100k(): Promise<void> {
 async function writes(): Promise<void> {
   log('writes…');
   const bare = await withServer(startBare(), (s) =>
-    load({ url: s.url, method: 'POST', next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }),
+    load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }),
   );
   rows.push({ group: 'durable writes', name: 'bare Hono POST (parse, 201, store nothing)', value: bare.rps, unit: 'req/s', detail: latency(bare) });
   const svcUsers: Record<number, LoadResult> = {};
@@ -426,7 +432,7 @@ const WRK_SECONDS = Number(process.env['BENCH_WRK_SECONDS'] ?? 3);
 async function pairedWrk(svcDir: string): Promise<Row[]> {
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
-  const bareIds = Array.from({ length: 100 }, (_, i) => `/v1/users/usr_${i}`);
+  const bareIds = Array.from({ length: 100 }, (_, i) => bareIdPath(i));
   const pagePaths = Array.from({ length: 50 }, (_, i) => pagePath(i));
   return withServer(startBare(), (bare) =>
     withServer(startSvc(copy), async (svc) => {
@@ -436,12 +442,12 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
         id: { bare: [] as LoadResult[], svc: [] as LoadResult[] },
         page: { bare: [] as LoadResult[], svc: [] as LoadResult[] },
       };
-      await wrk({ url: bare.url, paths: [...bareIds, ...pagePaths], seconds: WRK_SECONDS });
+      await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_SECONDS });
       await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_SECONDS });
       for (let round = 0; round < WRK_ROUNDS; round++) {
-        runs.id.bare.push(await wrk({ url: bare.url, paths: bareIds, seconds: WRK_SECONDS }));
+        runs.id.bare.push(await wrk({ url: bare.url, headers: acme, paths: bareIds, seconds: WRK_SECONDS }));
         runs.id.svc.push(await wrk({ url: svc.url, headers: acme, paths: svcIds, seconds: WRK_SECONDS }));
-        runs.page.bare.push(await wrk({ url: bare.url, paths: pagePaths, seconds: WRK_SECONDS }));
+        runs.page.bare.push(await wrk({ url: bare.url, headers: acme, paths: pagePaths, seconds: WRK_SECONDS }));
         runs.page.svc.push(await wrk({ url: svc.url, headers: acme, paths: pagePaths, seconds: WRK_SECONDS }));
       }
       const group = 'reads (10k users), wrk';
