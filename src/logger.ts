@@ -7,6 +7,8 @@ export type LogLevel = 'info' | 'warn' | 'error';
 export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
   request(fields: { method: string; path: string; status: number; ms: number; requestId: string }): void;
+  /** Whether request() writes anything: when not (--quiet), a request is neither timed nor described for it. */
+  readonly logsRequests: boolean;
 }
 
 export interface LoggerOptions {
@@ -32,6 +34,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     write(`${colour(level.padEnd(5))} ${message}${extra ? ` ${chalk.dim(extra)}` : ''}`);
   };
   return {
+    logsRequests: !quiet,
     log: (level, message, fields = {}) => emit(level, message, fields),
     request: ({ method, path, status, ms, requestId }) => {
       if (quiet) return;
@@ -46,4 +49,4 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 }
 
 /** A logger that says nothing (tests, library use). */
-export const silentLogger: Logger = { log: () => {}, request: () => {} };
+export const silentLogger: Logger = { log: () => {}, request: () => {}, logsRequests: false };

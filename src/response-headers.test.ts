@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from './app.js';
 import { createRuntime } from './emulator.js';
+import { createLogger } from './logger.js';
 import { startTestEmulator, type TestEmulator } from './test-support/harness.js';
 
 describe('response headers', () => {
@@ -77,5 +78,25 @@ describe('response headers', () => {
     expect(page.headers.get('x-request-id')).toBe('html-1');
     const head = await fetch(`${svc.origin}/healthz`, { method: 'HEAD', headers: { 'x-request-id': 'head-1' } });
     expect(head.headers.get('x-request-id')).toBe('head-1');
+  });
+
+  it('each answer gets one log line with its status, time and request id, and none with --quiet', async () => {
+    const rt = await createRuntime({ inMemory: true });
+    const lines: string[] = [];
+    const quietLines: string[] = [];
+    const app = createApp(rt, { logger: createLogger({ format: 'json', write: (line) => lines.push(line) }) });
+    const quiet = createApp(rt, { logger: createLogger({ format: 'json', quiet: true, write: (line) => quietLines.push(line) }) });
+    for (const target of [app, quiet]) {
+      expect((await target.request('/healthz', { headers: { 'x-request-id': 'log-1' } })).status).toBe(200);
+      expect((await target.request('/v1/apps')).status).toBe(401);
+    }
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toMatchObject([
+      { level: 'info', msg: 'request', method: 'GET', path: '/healthz', status: 200, requestId: 'log-1' },
+      { level: 'info', msg: 'request', method: 'GET', path: '/v1/apps', status: 401, requestId: expect.stringMatching(/^req_/) },
+    ]);
+    for (const line of logged) expect(line['ms']).toBeGreaterThanOrEqual(0);
+    expect(quietLines).toEqual([]);
+    await rt.close();
   });
 });

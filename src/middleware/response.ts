@@ -20,6 +20,11 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 type HeaderOptions = { append?: boolean };
 
+/** Names are lowercased so that `Retry-After` given to c.json() replaces, never doubles, a `retry-after` set before. */
+function addLowercased(all: Record<string, string>, more: Record<string, string>): void {
+  for (const name in more) all[name.toLowerCase()] = more[name]!;
+}
+
 /**
  * One request's answer: the headers set for it and the Response its c.json() built. The
  * functions that stand in for c.header() and c.json() are made here, where they see this
@@ -44,29 +49,31 @@ class Answer {
     this.json = ((object: unknown, arg?: number | ResponseInit, extra?: Record<string, string>) => {
       const init = typeof arg === 'object' ? arg : undefined;
       const all: Record<string, string> = { 'content-type': JSON_CONTENT_TYPE, ...headers };
-      // Names are lowercased so that `Retry-After` given here replaces, never doubles, a `retry-after` set before.
-      for (const more of [init?.headers as Record<string, string> | undefined, extra]) {
-        if (more) for (const name in more) all[name.toLowerCase()] = more[name]!;
-      }
+      const given = init?.headers as Record<string, string> | undefined;
+      if (given !== undefined) addLowercased(all, given);
+      if (extra !== undefined) addLowercased(all, extra);
       const body = object instanceof JsonText ? object.text : JSON.stringify(object);
       return (this.built = new Response(body, { status: typeof arg === 'number' ? arg : (init?.status ?? 200), headers: all }));
     }) as Context['json'];
   }
 }
 
-/** Once the answer is made: our headers onto an answer made by another of Hono's helpers, and the log line. */
+/** Once the answer is made: our headers onto an answer made by another of Hono's helpers, and the log line (unless quiet). */
 function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: number): void {
   if (c.res !== answer.built) {
     // HTML, redirects and empty answers come from Hono's other helpers: add ours to theirs.
     const target = c.res.headers;
     for (const name in answer.headers) if (!target.has(name)) target.set(name, answer.headers[name]!);
   }
-  logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId: answer.headers['x-request-id']! });
+  if (logger.logsRequests) {
+    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId: answer.headers['x-request-id']! });
+  }
 }
 
 export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
   const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
-    const started = performance.now();
+    // Timed only for the log line: with --quiet there is none.
+    const started = logger.logsRequests ? performance.now() : 0;
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     c.set('requestId', requestId);
