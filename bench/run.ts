@@ -419,13 +419,19 @@ function timedGet(url: string, headers: Record<string, string>): Promise<number>
   });
 }
 
-/** wrk rounds per server in the paired wrk rows; each round runs bare, then svc, for WRK_SECONDS each. */
-const WRK_ROUNDS = Number(process.env['BENCH_WRK_ROUNDS'] ?? 3);
-const WRK_SECONDS = Number(process.env['BENCH_WRK_SECONDS'] ?? 3);
+/**
+ * wrk rounds per server in the paired wrk rows; each round runs bare, then svc, for WRK_SECONDS
+ * each. Many short rounds rather than a few long ones: on a shared machine a slow spell falls
+ * on one or two rounds, and the median of seven leaves them out where that of three did not.
+ */
+const WRK_ROUNDS = Number(process.env['BENCH_WRK_ROUNDS'] ?? 7);
+const WRK_SECONDS = Number(process.env['BENCH_WRK_SECONDS'] ?? 2);
+/** Uncounted load on each server before the rounds: both reach their steady speed (svc, with more code to optimize, takes longer to). */
+const WRK_WARM_SECONDS = Number(process.env['BENCH_WRK_WARM_SECONDS'] ?? 6);
 
 /**
  * GET by id and a page, with wrk, against bare Hono and svc running side by side: both are
- * warmed alike (one uncounted run each), then measured in turns (bare, svc, bare, svc, …), so
+ * warmed alike (an uncounted run of WRK_WARM_SECONDS each), then measured in turns (bare, svc, bare, svc, …), so
  * that a slow moment of this machine falls on both of a pair. Each row gives the median of the
  * rounds, and its ratio is the median of the rounds' own ratios.
  */
@@ -439,30 +445,43 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
       const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
       const svcIds = ids.map((id) => `/v1/users/${id}`);
       const runs = {
-        id: { bare: [] as LoadResult[], svc: [] as LoadResult[] },
-        page: { bare: [] as LoadResult[], svc: [] as LoadResult[] },
+        id: { bare: [] as WrkRun[], svc: [] as WrkRun[] },
+        page: { bare: [] as WrkRun[], svc: [] as WrkRun[] },
       };
-      await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_SECONDS });
-      await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_SECONDS });
+      await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+      await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+      // Each run also notes the server's CPU time per request (/proc): the cost of a request
+      // itself, which a slow spell of this machine moves less than it moves req/s.
+      const measured = async (server: ServerProcess, paths: string[]): Promise<WrkRun> => {
+        const before = server.cpuSeconds();
+        const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS });
+        const after = server.cpuSeconds();
+        const requests = result.rps * WRK_SECONDS;
+        return { ...result, cpuUs: before === undefined || after === undefined || requests === 0 ? undefined : ((after - before) * 1e6) / requests };
+      };
       for (let round = 0; round < WRK_ROUNDS; round++) {
-        runs.id.bare.push(await wrk({ url: bare.url, headers: acme, paths: bareIds, seconds: WRK_SECONDS }));
-        runs.id.svc.push(await wrk({ url: svc.url, headers: acme, paths: svcIds, seconds: WRK_SECONDS }));
-        runs.page.bare.push(await wrk({ url: bare.url, headers: acme, paths: pagePaths, seconds: WRK_SECONDS }));
-        runs.page.svc.push(await wrk({ url: svc.url, headers: acme, paths: pagePaths, seconds: WRK_SECONDS }));
+        runs.id.bare.push(await measured(bare, bareIds));
+        runs.id.svc.push(await measured(svc, svcIds));
+        runs.page.bare.push(await measured(bare, pagePaths));
+        runs.page.svc.push(await measured(svc, pagePaths));
       }
       const group = 'reads (10k users), wrk';
-      const rps = (list: LoadResult[]): string => list.map((r) => Math.round(r.rps).toLocaleString('en-US')).join(', ');
-      const paired = (name: string, bareName: string, pair: { bare: LoadResult[]; svc: LoadResult[] }, target?: number): Row[] => {
+      const rps = (list: WrkRun[]): string => list.map((r) => Math.round(r.rps).toLocaleString('en-US')).join(', ');
+      const cpu = (list: WrkRun[]): string => {
+        const known = list.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
+        return known.length === list.length ? `; CPU ${median(known).toFixed(0)} µs per request (median)` : '';
+      };
+      const paired = (name: string, bareName: string, pair: { bare: WrkRun[]; svc: WrkRun[] }, target?: number): Row[] => {
         const ratios = pair.svc.map((r, i) => r.rps / pair.bare[i]!.rps);
         const ratio = median(ratios);
         return [
-          { group, name: bareName, value: median(pair.bare.map((r) => r.rps)), unit: 'req/s', detail: `median of ${WRK_ROUNDS} rounds: ${rps(pair.bare)}` },
+          { group, name: bareName, value: median(pair.bare.map((r) => r.rps)), unit: 'req/s', detail: `median of ${WRK_ROUNDS} rounds: ${rps(pair.bare)}${cpu(pair.bare)}` },
           {
             group,
             name,
             value: median(pair.svc.map((r) => r.rps)),
             unit: 'req/s',
-            detail: `rounds ${rps(pair.svc)}; each ÷ its bare ${ratios.map((r) => r.toFixed(2)).join(', ')}; p99 ${median(pair.svc.map((r) => r.p99))} ms`,
+            detail: `rounds ${rps(pair.svc)}; each ÷ its bare ${ratios.map((r) => r.toFixed(2)).join(', ')}; p99 ${median(pair.svc.map((r) => r.p99))} ms${cpu(pair.svc)}`,
             ratio,
             ratioLabel: '÷ bare, median',
             ...(target === undefined ? {} : { target: `≥ ${target}× bare`, ok: ratio >= target }),
@@ -476,6 +495,9 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
     }),
   );
 }
+
+/** One wrk run, with the server's CPU time per request where /proc tells it. */
+type WrkRun = LoadResult & { cpuUs: number | undefined };
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 

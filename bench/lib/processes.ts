@@ -9,6 +9,8 @@ export const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((path) => exist
 export const SERVER_CORE = '0';
 export const LOAD_CORES = availableParallelism() > 1 ? `1-${availableParallelism() - 1}` : '0';
 export const PINNED = TASKSET !== undefined;
+/** Clock ticks per second of /proc/<pid>/stat's times: 100 on every Linux svc runs on (USER_HZ). */
+const CLOCK_TICKS = 100;
 
 export interface ServerProcess {
   readonly url: string;
@@ -16,6 +18,8 @@ export interface ServerProcess {
   /** Real milliseconds from spawn to the first 200 of `readyPath`. */
   readonly startMs: number;
   rssMb(): number;
+  /** CPU seconds (user + system) the server has used so far, from /proc; undefined where there is no /proc. */
+  cpuSeconds(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -85,6 +89,16 @@ export async function startServer(options: {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
       const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
       return kb / 1024;
+    },
+    cpuSeconds() {
+      try {
+        // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+        const stat = readFileSync(`/proc/${child.pid}/stat`, 'latin1');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      } catch {
+        return undefined;
+      }
     },
     stop() {
       return new Promise((resolve) => {
