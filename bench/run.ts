@@ -475,7 +475,13 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
         const ratios = pair.svc.map((r, i) => r.rps / pair.bare[i]!.rps);
         const ratio = median(ratios);
         return [
-          { group, name: bareName, value: median(pair.bare.map((r) => r.rps)), unit: 'req/s', detail: `median of ${WRK_ROUNDS} rounds: ${rps(pair.bare)}${cpu(pair.bare)}` },
+          {
+            group,
+            name: bareName,
+            value: median(pair.bare.map((r) => r.rps)),
+            unit: 'req/s',
+            detail: `median of ${WRK_ROUNDS} rounds: ${rps(pair.bare)}${cpu(pair.bare)}`,
+          },
           {
             group,
             name,

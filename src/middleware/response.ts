@@ -66,7 +66,13 @@ function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: num
     for (const name in answer.headers) if (!target.has(name)) target.set(name, answer.headers[name]!);
   }
   if (logger.logsRequests) {
-    logger.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId: answer.headers['x-request-id']! });
+    logger.request({
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: performance.now() - started,
+      requestId: answer.headers['x-request-id']!,
+    });
   }
 }
 
