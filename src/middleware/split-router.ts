@@ -11,7 +11,8 @@
  * TrieRouter instead. A request asks the trie only when its path starts with the fixed part
  * (up to the first parameter or wildcard) of one of the trie's routes, so a request that no
  * such route can match costs one RegExpRouter match, as in a Hono app with no such pair.
- * The split is made just after the first request, which a TrieRouter of every route answers.
+ * The split is made just after the first request, which a TrieRouter of every route answers,
+ * and made again after routes are added later.
  */
 import { UnsupportedPathError, type ParamIndexMap, type Params, type Result, type Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
@@ -19,10 +20,14 @@ import { TrieRouter } from 'hono/router/trie-router';
 
 type Route<T> = [method: string, path: string, handler: T];
 
-/** The part of a route's path before its first parameter or wildcard: a path it matches starts with it. */
+/**
+ * The part of a route's path before its first parameter or wildcard: a path it matches starts
+ * with it. The slash before a closing wildcard is left out, since `/x/*` matches `/x` too.
+ */
 export function fixedPrefix(path: string): string {
   const end = path.search(/[:*]/);
-  return end === -1 ? path : path.slice(0, end);
+  if (end === -1) return path;
+  return path[end] === '*' && path[end - 1] === '/' ? path.slice(0, end - 1) : path.slice(0, end);
 }
 
 /** A RegExpRouter holding `routes`. */
@@ -45,10 +50,23 @@ export class SplitRouter<T> implements Router<T> {
   /** Each handler's place in the order of add(), to merge the two routers' answers. */
   #order = new Map<T, number>();
 
+  /**
+   * Routes may come after the first match: an area of the app is added on its first request
+   * (app.ts). The routers made so far are then dropped, and the next match is answered as the
+   * first was, by a TrieRouter of every route, with the split made again just after it.
+   */
   add(method: string, path: string, handler: T): void {
-    if (this.#interim !== null || this.#built) throw new Error('Can not add a route since the matcher is already built.');
     this.#order.set(handler, this.#routes.length);
     this.#routes.push([method, path, handler]);
+    if (this.#interim !== null || this.#regExp !== null) this.#reset();
+  }
+
+  #reset(): void {
+    this.#built = false;
+    this.#interim = null;
+    this.#regExp = null;
+    this.#trie = null;
+    this.#triePrefixes = [];
   }
 
   /**
