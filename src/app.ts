@@ -9,7 +9,7 @@ import { ApiError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { ChainRouter } from './middleware/chain-router.js';
-import { jsonBody } from './middleware/body.js';
+import { droppedBody, jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
@@ -76,7 +76,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     return c.json(error.toBody(), 404);
   });
 
-  app.use('*', storeSync(rt));
+  app.use('*', inSequence(storeSync(rt), droppedBody()));
 
   const health = healthRoutes(rt);
   app.route('/', health);

@@ -2,6 +2,7 @@
  * Request bodies (DESIGN D6): at most 1 MiB (413 payload_too_large), JSON only
  * (400 invalid_json), parsed once here so the validators reuse the parsed value.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context, HonoRequest, MiddlewareHandler, Next } from 'hono';
 import { ApiError } from '../errors.js';
 
@@ -77,6 +78,51 @@ async function readJsonBody(c: Context, next: Next): Promise<void> {
 /** Hono keeps body promises in bodyCache (its type says values); c.req.json() parses this text. */
 function cacheText(cache: object, text: string): void {
   (cache as { text?: Promise<string> }).text = Promise.resolve(text);
+}
+
+/**
+ * A body sent with GET or HEAD (allowed by HTTP, meaningless to every route here) is read and
+ * dropped before the request is answered, within the same 1 MiB limit. Left unread, it stays
+ * in the socket: Node closes a `Connection: close` socket as soon as the answer is written,
+ * and closing a socket with bytes unread makes the kernel send a reset, which can cut off the
+ * answer still on its way to the client (GET /v1/openapi.json, 160 KB, sent with a 200 KB
+ * body, was cut off every time). @hono/node-server drains the unread bodies of the other
+ * methods itself. Served without Node (app.request() in tests) there is no socket to mind.
+ */
+export function droppedBody(): MiddlewareHandler {
+  // Not async: a GET without a body (nearly all) goes on without a promise of its own.
+  return (c, next) => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') return next();
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    if (incoming === undefined || !hasBody(incoming)) return next();
+    return drop(incoming).then(() => next());
+  };
+}
+
+function hasBody(incoming: IncomingMessage): boolean {
+  const length = incoming.headers['content-length'];
+  return incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/** Reads the body to its end and keeps none of it; refuses it (413) once it passes the limit. */
+function drop(incoming: IncomingMessage): Promise<void> {
+  if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const done = (error?: Error): void => {
+      incoming.off('data', onData).off('end', onEnd).off('error', done).off('close', onEnd);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) done(tooLarge());
+    };
+    // A client that hangs up mid-body gets no answer either way; the request is let go.
+    const onEnd = (): void => done();
+    incoming.on('data', onData).once('end', onEnd).once('error', done).once('close', onEnd);
+    if (incoming.readableEnded) onEnd();
+  });
 }
 
 /**
