@@ -25,31 +25,28 @@ function underBasePath(doc: OpenApiObject, basePath: string): OpenApiObject {
   return doc;
 }
 
-/** Registers the security schemes, the webhooks and GET /openapi.json on the app of `basePath`, after its routes. */
-export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, options: { version: string; basePath: string }): void {
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
-  v1.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'Delegated session token dst_… (D15)',
-  });
-  registerWebhooks(v1);
-  // Described with registerPath, served with get(): an openapi() route would type the answer,
-  // and the generator's OpenAPIObject is not a JSON type.
-  v1.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenApiDocument',
-    tags: ['OpenAPI' satisfies ApiTag],
-    summary: 'Get this OpenAPI document',
-    security: [],
-    responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
-  });
-  const document = (): OpenApiObject =>
+/**
+ * Serves GET /openapi.json on the app of `basePath`. The document is made from `routes()`,
+ * every route of the app in the order the document lists them (app.ts: most areas are loaded
+ * on their first request, so they are all loaded for the first document), with the security
+ * schemes, the webhooks and this route's own description added once.
+ */
+export function registerOpenApiDocument(
+  v1: OpenAPIHono<AppEnv>,
+  options: { version: string; basePath: string; routes: () => Promise<OpenAPIHono<AppEnv>> },
+): void {
+  let described: Promise<OpenAPIHono<AppEnv>> | null = null;
+  const describedRoutes = (): Promise<OpenAPIHono<AppEnv>> => {
+    if (described === null) {
+      described = options.routes().then(describe);
+      described.catch(() => (described = null)); // an area that failed to load is tried again by the next request
+    }
+    return described;
+  };
+  const document = (all: OpenAPIHono<AppEnv>): OpenApiObject =>
     underBasePath(
       withSharedResponses(
-        v1.getOpenAPI31Document({
+        all.getOpenAPI31Document({
           openapi: '3.1.0',
           info: {
             title: 'Wallet and Identity Service API',
@@ -64,5 +61,29 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>, options: { vers
       options.basePath,
     );
   // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  v1.get('/openapi.json', (c) => c.json(document(), 200));
+  v1.get('/openapi.json', async (c) => c.json(document(await describedRoutes()), 200));
+}
+
+/** Adds what the document has beside the routes: the security schemes, the webhooks and GET /openapi.json itself. */
+function describe(all: OpenAPIHono<AppEnv>): OpenAPIHono<AppEnv> {
+  all.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', { type: 'apiKey', in: 'header', name: 'x-api-key' });
+  all.openAPIRegistry.registerComponent('securitySchemes', 'SessionAuth', { type: 'http', scheme: 'bearer', description: 'User session token st_… (D4)' });
+  all.openAPIRegistry.registerComponent('securitySchemes', 'DelegatedSessionAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Delegated session token dst_… (D15)',
+  });
+  registerWebhooks(all);
+  // Described with registerPath, served with get(): an openapi() route would type the answer,
+  // and the generator's OpenAPIObject is not a JSON type.
+  all.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tags: ['OpenAPI' satisfies ApiTag],
+    summary: 'Get this OpenAPI document',
+    security: [],
+    responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
+  });
+  return all;
 }
