@@ -12,7 +12,7 @@
  * (up to the first parameter or wildcard) of one of the trie's routes, so a request that no
  * such route can match costs one RegExpRouter match, as in a Hono app with no such pair.
  * The split is made just after the first request, which a TrieRouter of every route answers,
- * and made again after routes are added later.
+ * and made again a while after routes are added late.
  */
 import { UnsupportedPathError, type ParamIndexMap, type Params, type Result, type Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
@@ -37,10 +37,12 @@ function regExpRouterOf<T>(routes: readonly Route<T>[]): RegExpRouter<T> {
   return router;
 }
 
+/** How long after the last route that came late the split is made again (see add()). */
+export const RESPLIT_AFTER_MS = 250;
+
 export class SplitRouter<T> implements Router<T> {
   name = 'SplitRouter';
   #routes: Route<T>[] = [];
-  #built = false;
   /** Every route in one TrieRouter, as Hono's SmartRouter ends up: what answers until the split is made. */
   #interim: TrieRouter<T> | null = null;
   #regExp: RegExpRouter<T> | null = null;
@@ -49,24 +51,32 @@ export class SplitRouter<T> implements Router<T> {
   #triePrefixes: string[] = [];
   /** Each handler's place in the order of add(), to merge the two routers' answers. */
   #order = new Map<T, number>();
+  /** The split to be made: just after the first match, or a while after routes came late. */
+  #pending: NodeJS.Timeout | null = null;
 
   /**
    * Routes may come after the first match: an area of the app is added on its first request
-   * (app.ts). The routers made so far are then dropped, and the next match is answered as the
-   * first was, by a TrieRouter of every route, with the split made again just after it.
+   * (app.ts). Such a route is answered at once, by the trie (or the TrieRouter that answers
+   * until the first split), and the split is made again once no route has come for
+   * RESPLIT_AFTER_MS, so that areas loaded one after another cost one split, not one each.
    */
   add(method: string, path: string, handler: T): void {
     this.#order.set(handler, this.#routes.length);
     this.#routes.push([method, path, handler]);
-    if (this.#interim !== null || this.#regExp !== null) this.#reset();
+    if (this.#interim !== null) {
+      this.#interim.add(method, path, handler);
+    } else if (this.#regExp !== null) {
+      (this.#trie ??= new TrieRouter<T>()).add(method, path, handler);
+      const prefix = fixedPrefix(path);
+      if (!this.#triePrefixes.includes(prefix)) this.#triePrefixes.push(prefix);
+      this.#splitIn(RESPLIT_AFTER_MS);
+    }
   }
 
-  #reset(): void {
-    this.#built = false;
-    this.#interim = null;
-    this.#regExp = null;
-    this.#trie = null;
-    this.#triePrefixes = [];
+  #splitIn(ms: number): void {
+    if (this.#pending !== null) clearTimeout(this.#pending);
+    this.#pending = setTimeout(() => this.#build(), ms);
+    this.#pending.unref();
   }
 
   /**
@@ -76,8 +86,8 @@ export class SplitRouter<T> implements Router<T> {
    * by a TrieRouter of every route and the split is made just after it, off the path of a start.
    */
   #build(): void {
-    if (this.#built) return;
-    this.#built = true;
+    if (this.#pending !== null) clearTimeout(this.#pending);
+    this.#pending = null;
     const routes = this.#routes;
     const taken: Route<T>[] = [];
     const refused: Route<T>[] = [];
@@ -100,12 +110,13 @@ export class SplitRouter<T> implements Router<T> {
     const inOrder = (list: Route<T>[]): Route<T>[] => list.sort((a, b) => this.#order.get(a[2])! - this.#order.get(b[2])!);
     const regExp = regExpRouterOf(inOrder(taken));
     regExp.match('GET', '/'); // builds its matchers now rather than at the next request
+    let trie: TrieRouter<T> | null = null;
     if (refused.length > 0) {
-      const trie = new TrieRouter<T>();
+      trie = new TrieRouter<T>();
       for (const route of inOrder(refused)) trie.add(...route);
-      this.#trie = trie;
-      this.#triePrefixes = [...new Set(refused.map(([, path]) => fixedPrefix(path)))];
     }
+    this.#trie = trie;
+    this.#triePrefixes = [...new Set(refused.map(([, path]) => fixedPrefix(path)))];
     this.#regExp = regExp;
     this.#interim = null;
   }
@@ -121,7 +132,7 @@ export class SplitRouter<T> implements Router<T> {
         const interim = new TrieRouter<T>();
         for (const route of this.#routes) interim.add(...route);
         this.#interim = interim;
-        setTimeout(() => this.#build(), 0).unref();
+        this.#splitIn(0);
       }
       return this.#interim.match(method, path);
     }
@@ -142,7 +153,7 @@ export class SplitRouter<T> implements Router<T> {
     return [merged];
   }
 
-  /** Makes the split now (tests; otherwise it is made just after the first request). */
+  /** Makes the split now (tests; otherwise it is made just after the first request, and again after late routes). */
   split(): this {
     this.#build();
     return this;
