@@ -3,6 +3,7 @@
  * is answered, counted, limited and logged once, as any other; requests that arrive together
  * load an area once; and the OpenAPI document and app.routes hold every area whichever were asked for.
  */
+import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, loadEveryArea } from './app.js';
 import { createRuntime } from './emulator.js';
@@ -94,5 +95,27 @@ describe('areas loaded on their first request', () => {
     const listed = await loadEveryArea(createApp(rt));
     expect(routesUnder(listed, '/v1/auth/passkey')).not.toEqual([]);
     expect(routesUnder(listed, '/v1/mpc')).not.toEqual([]);
+  });
+
+  it('work mounted in another app through its fetch, or through route() once every area is loaded', async () => {
+    const rt = await seeded();
+    const byFetch = new Hono();
+    byFetch.mount('/', createApp(rt).fetch);
+    const byRoute = new Hono();
+    byRoute.route('/', await loadEveryArea(createApp(rt)));
+    for (const outer of [byFetch, byRoute]) {
+      for (let i = 0; i < 2; i++) {
+        const res = await outer.request('/v1/apps?page_size=1', { headers: KEY });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
+      }
+    }
+  });
+
+  it('log requests for a logger that does not say whether it does', async () => {
+    const lines: string[] = [];
+    const app = createApp(await seeded(), { logger: { log: () => {}, request: (fields) => lines.push(fields.path) } });
+    await app.request('/v1/apps', { headers: KEY });
+    expect(lines).toEqual(['/v1/apps']);
   });
 });

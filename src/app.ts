@@ -94,6 +94,11 @@ export async function loadEveryArea<T extends object>(app: T): Promise<T> {
   return app;
 }
 
+/**
+ * The app is served through its own fetch (a server, app.request(), or another Hono app's
+ * mount('/', app.fetch)). Another app's route() copies the routes the app holds at that
+ * moment, so call loadEveryArea(app) first if it is mounted that way.
+ */
 export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const logger = options.logger ?? silentLogger;
   const onError: ErrorHandler<AppEnv> = (error, c) => {

@@ -7,8 +7,8 @@ export type LogLevel = 'info' | 'warn' | 'error';
 export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
   request(fields: { method: string; path: string; status: number; ms: number; requestId: string }): void;
-  /** Whether request() writes anything: when not (--quiet), a request is neither timed nor described for it. */
-  readonly logsRequests: boolean;
+  /** false when request() writes nothing (--quiet): a request is then neither timed nor described for it. */
+  readonly logsRequests?: boolean;
 }
 
 export interface LoggerOptions {

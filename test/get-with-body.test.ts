@@ -4,6 +4,7 @@
  * an answer still on its way; one over 1 MiB is refused in the envelope (D6).
  */
 import { request as httpRequest } from 'node:http';
+import { createLogger } from '../src/logger.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
 
@@ -78,5 +79,33 @@ describe('a GET with a body', () => {
     const answer = await send(svc.origin, '/v1/tenant', jsonOf(100));
     expect(answer.status).toBe(200);
     expect((JSON.parse(answer.text) as { data: { id: string } }).data.id).toMatch(/^ten_/);
+  });
+
+  it('lets a client that hangs up mid-body go without an error in the log', async () => {
+    const lines: string[] = [];
+    const logged = await startTestEmulator({ logger: createLogger({ format: 'json', write: (line) => lines.push(line) }) });
+    try {
+      const url = new URL(logged.origin);
+      await new Promise<void>((resolve) => {
+        const outgoing = httpRequest({
+          host: url.hostname,
+          port: url.port,
+          method: 'GET',
+          path: '/v1/tenant',
+          agent: false,
+          headers: { 'x-api-key': ACME_KEY, 'transfer-encoding': 'chunked' },
+        });
+        outgoing.on('error', () => resolve());
+        outgoing.write(Buffer.alloc(16 * 1024, 97), () => setTimeout(() => outgoing.destroy(), 50));
+        outgoing.on('close', () => resolve());
+      });
+      // The server sees the hang-up, lets the request go, and still answers others.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await logged.request('GET', '/tenant')).status).toBe(200);
+      const levels = lines.map((line) => (JSON.parse(line) as { level: string }).level);
+      expect(levels).not.toContain('error');
+    } finally {
+      await logged.close();
+    }
   });
 });

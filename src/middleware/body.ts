@@ -104,13 +104,18 @@ function hasBody(incoming: IncomingMessage): boolean {
   return incoming.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Reads the body to its end and keeps none of it; refuses it (413) once it passes the limit. */
+/**
+ * Reads the body to its end and keeps none of it; refuses it (413) once it passes the limit.
+ * A client that hangs up mid-body gets no answer either way: the request is let go as if its
+ * body had ended, rather than failed (which would log an error for the client's hang-up).
+ */
 function drop(incoming: IncomingMessage): Promise<void> {
   if (Number(incoming.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.reject(tooLarge());
+  if (incoming.readableEnded || incoming.destroyed) return Promise.resolve();
   return new Promise((resolve, reject) => {
     let size = 0;
-    const done = (error?: Error): void => {
-      incoming.off('data', onData).off('end', onEnd).off('error', done).off('close', onEnd);
+    const done = (error?: ApiError): void => {
+      incoming.off('data', onData).off('end', onEnd).off('error', onEnd).off('close', onEnd);
       if (error) reject(error);
       else resolve();
     };
@@ -118,10 +123,8 @@ function drop(incoming: IncomingMessage): Promise<void> {
       size += chunk.byteLength;
       if (size > MAX_BODY_BYTES) done(tooLarge());
     };
-    // A client that hangs up mid-body gets no answer either way; the request is let go.
     const onEnd = (): void => done();
-    incoming.on('data', onData).once('end', onEnd).once('error', done).once('close', onEnd);
-    if (incoming.readableEnded) onEnd();
+    incoming.on('data', onData).once('end', onEnd).once('error', onEnd).once('close', onEnd);
   });
 }
 

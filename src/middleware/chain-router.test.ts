@@ -98,7 +98,8 @@ describe('SplitRouter and ChainRouter', () => {
     expect(names('GET', '/v1/users/me/wallet/x')).toEqual(['v1', 'wallet mw']);
     expect(names('GET', '/v2')).toEqual([]);
     expect(fixedPrefix('/v1/users/me/wallet/*')).toBe('/v1/users/me/wallet');
-    expect(fixedPrefix('/v1/guests/:id/convert')).toBe('/v1/guests/');
+    expect(fixedPrefix('/v1/guests/:id/convert')).toBe('/v1/guests');
+    expect(fixedPrefix('/v1/items/:id?')).toBe('/v1/items');
     expect(fixedPrefix('/v1/guests/cleanup')).toBe('/v1/guests/cleanup');
   });
 

@@ -65,7 +65,7 @@ function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: num
     const target = c.res.headers;
     for (const name in answer.headers) if (!target.has(name)) target.set(name, answer.headers[name]!);
   }
-  if (logger.logsRequests) {
+  if (logger.logsRequests !== false) {
     logger.request({
       method: c.req.method,
       path: c.req.path,
@@ -79,7 +79,7 @@ function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: num
 export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
   const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
     // Timed only for the log line: with --quiet there is none.
-    const started = logger.logsRequests ? performance.now() : 0;
+    const started = logger.logsRequests !== false ? performance.now() : 0;
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     c.set('requestId', requestId);

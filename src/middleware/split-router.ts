@@ -21,13 +21,13 @@ import { TrieRouter } from 'hono/router/trie-router';
 type Route<T> = [method: string, path: string, handler: T];
 
 /**
- * The part of a route's path before its first parameter or wildcard: a path it matches starts
- * with it. The slash before a closing wildcard is left out, since `/x/*` matches `/x` too.
+ * The part of a route's path before its first parameter or wildcard, without the slash before
+ * it: a path the route matches starts with it (`/x/*` and `/x/:id?` match `/x` too).
  */
 export function fixedPrefix(path: string): string {
   const end = path.search(/[:*]/);
   if (end === -1) return path;
-  return path[end] === '*' && path[end - 1] === '/' ? path.slice(0, end - 1) : path.slice(0, end);
+  return path[end - 1] === '/' ? path.slice(0, end - 1) : path.slice(0, end);
 }
 
 /** A RegExpRouter holding `routes`. */
