@@ -169,15 +169,16 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     v1.route(area.path, router);
   }
 
+  const loadAll = (): Promise<AreaRouter[]> => Promise.all(AREAS.map(routesOf));
   // Every /v1 route, in the order of AREAS, as the OpenAPI document lists them.
   const everyRoute = async (): Promise<OpenAPIHono<AppEnv>> => {
-    const routers = await Promise.all(AREAS.map(routesOf));
+    const routers = await loadAll();
     const all = new OpenAPIHono<AppEnv>();
     all.route('/', health);
     AREAS.forEach((area, i) => all.route(area.path, routers[i]!));
     return all;
   };
-  everyArea.set(app, () => Promise.all(AREAS.map(routesOf)));
+  everyArea.set(app, loadAll);
   registerOpenApiDocument(v1, { version: options.version ?? '0.0.0', basePath: API_BASE_PATH, routes: everyRoute });
   app.route(API_BASE_PATH, v1);
   return app;

@@ -58,14 +58,14 @@ class Answer {
   }
 }
 
-/** Once the answer is made: our headers onto an answer made by another of Hono's helpers, and the log line (unless quiet). */
-function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: number): void {
+/** Once the answer is made: our headers onto an answer made by another of Hono's helpers, and the log line (no logger when quiet). */
+function finish(c: Context<AppEnv>, answer: Answer, logger: Logger | null, started: number): void {
   if (c.res !== answer.built) {
     // HTML, redirects and empty answers come from Hono's other helpers: add ours to theirs.
     const target = c.res.headers;
     for (const name in answer.headers) if (!target.has(name)) target.set(name, answer.headers[name]!);
   }
-  if (logger.logsRequests !== false) {
+  if (logger !== null) {
     logger.request({
       method: c.req.method,
       path: c.req.path,
@@ -77,9 +77,10 @@ function finish(c: Context<AppEnv>, answer: Answer, logger: Logger, started: num
 }
 
 export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
+  // Requests are timed and described only for the log line: with --quiet there is none.
+  const requestLog = logger.logsRequests === false ? null : logger;
   const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
-    // Timed only for the log line: with --quiet there is none.
-    const started = logger.logsRequests !== false ? performance.now() : 0;
+    const started = requestLog === null ? 0 : performance.now();
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     c.set('requestId', requestId);
@@ -88,8 +89,8 @@ export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
     c.json = answer.json;
     // Not async: when the rest of the chain answers at once (middleware/chain-router.ts), so does this.
     const done: unknown = next();
-    if (done instanceof Promise) return done.then(() => finish(c, answer, logger, started));
-    finish(c, answer, logger, started);
+    if (done instanceof Promise) return done.then(() => finish(c, answer, requestLog, started));
+    finish(c, answer, requestLog, started);
     return undefined;
   };
   return handler as MiddlewareHandler<AppEnv>;
