@@ -18,7 +18,7 @@ import { PINNED, freePort, startServer, type ServerProcess } from './lib/process
 import { postgresRows } from './lib/postgres.js';
 import { compare, printTable, type Row } from './lib/report.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
-import { WRK, wrk } from './lib/wrk.js';
+import { WRK, wrk, type WrkResult } from './lib/wrk.js';
 
 const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 const SIZES = [1_000, 10_000, 100_000] as const;
@@ -451,13 +451,14 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
       await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
       await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
       // Each run also notes the server's CPU time per request (/proc): the cost of a request
-      // itself, which a slow spell of this machine moves less than it moves req/s.
+      // itself, which a slow spell of this machine moves less than it moves req/s; and, where
+      // perf can count them, how often per request a core was interrupted to wake a thread.
       const measured = async (server: ServerProcess, paths: string[]): Promise<WrkRun> => {
         const before = server.cpuSeconds();
-        const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS });
+        const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS, countWakeups: true });
         const after = server.cpuSeconds();
-        const requests = result.rps * WRK_SECONDS;
-        return { ...result, cpuUs: before === undefined || after === undefined || requests === 0 ? undefined : ((after - before) * 1e6) / requests };
+        const known = before !== undefined && after !== undefined && result.requests > 0;
+        return { ...result, cpuUs: known ? ((after - before) * 1e6) / result.requests : undefined };
       };
       for (let round = 0; round < WRK_ROUNDS; round++) {
         runs.id.bare.push(await measured(bare, bareIds));
@@ -469,7 +470,11 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
       const rps = (list: WrkRun[]): string => list.map((r) => Math.round(r.rps).toLocaleString('en-US')).join(', ');
       const cpu = (list: WrkRun[]): string => {
         const known = list.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
-        return known.length === list.length ? `; CPU ${median(known).toFixed(0)} µs per request (median)` : '';
+        const woken = list.map((r) => r.wakeupsPerRequest).filter((n): n is number => n !== undefined);
+        return (
+          (known.length === list.length ? `; CPU ${median(known).toFixed(0)} µs per request (median)` : '') +
+          (woken.length === list.length ? `; ${median(woken).toFixed(2)} wake-ups between cores per request (median)` : '')
+        );
       };
       const paired = (name: string, bareName: string, pair: { bare: WrkRun[]; svc: WrkRun[] }, target?: number): Row[] => {
         const ratios = pair.svc.map((r, i) => r.rps / pair.bare[i]!.rps);
@@ -503,7 +508,7 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
 }
 
 /** One wrk run, with the server's CPU time per request where /proc tells it. */
-type WrkRun = LoadResult & { cpuUs: number | undefined };
+type WrkRun = WrkResult & { cpuUs: number | undefined };
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
