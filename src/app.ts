@@ -23,7 +23,6 @@ import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
 import { responseHeaders } from './middleware/response.js';
-import { inSequence } from './middleware/sequence.js';
 import { SplitRouter } from './middleware/split-router.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
@@ -146,7 +145,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     return c.json(error.toBody(), 404);
   });
 
-  app.use('*', inSequence(storeSync(rt), droppedBody()));
+  app.use('*', storeSync(rt), droppedBody());
 
   const health = healthRoutes(rt);
   app.route('/', health);
@@ -159,7 +158,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   app.route('/_emulator', controlRoutes(rt));
   app.route('/_provider', providerPages(rt));
 
-  app.use(`${API_BASE_PATH}/*`, inSequence(injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt)));
+  app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route('/', health);
   for (const area of AREAS) {

@@ -1,14 +1,13 @@
 /**
- * The app's routers (split-router.ts, chain-router.ts) and inSequence (sequence.ts): the same
- * answers as Hono's own SmartRouter and compose(), in the same order, through the same error
- * and not-found handlers, and synchronous where every step is.
+ * The app's routers (split-router.ts, chain-router.ts): the same answers as Hono's own
+ * SmartRouter and compose(), in the same order, through the same error and not-found
+ * handlers, and synchronous where every step is.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { H, RouterRoute } from 'hono/types';
 import { describe, expect, it } from 'vitest';
 import { ChainRouter } from './chain-router.js';
-import { inSequence } from './sequence.js';
 import { SplitRouter, fixedPrefix } from './split-router.js';
 
 /** An app that writes down the order its handlers ran in, on the router given (split: with the split made, or still on its first TrieRouter). */
@@ -176,29 +175,5 @@ describe('SplitRouter and ChainRouter', () => {
     app.get('/', (c) => c.text('once'));
     const response = await app.request('/');
     expect([response.status, await response.text()]).toEqual([500, 'next() called multiple times']);
-  });
-});
-
-describe('inSequence', () => {
-  it('runs middleware in order as one step; the first that answers or throws ends it', async () => {
-    const order: string[] = [];
-    const step =
-      (name: string): MiddlewareHandler =>
-      (c, next) => {
-        order.push(name);
-        if (c.req.query('answer') === name) return Promise.resolve(c.text(`answered by ${name}`));
-        if (c.req.query('throw') === name) throw new Error(`thrown by ${name}`);
-        return next();
-      };
-    const app = new Hono();
-    app.onError((error, c) => c.text(error.message, 500));
-    app.use('*', inSequence(step('a'), step('b'), step('c')));
-    app.get('/', (c) => c.text('route'));
-    expect(await (await app.request('/')).text()).toBe('route');
-    expect(order.splice(0)).toEqual(['a', 'b', 'c']);
-    expect(await (await app.request('/?answer=b')).text()).toBe('answered by b');
-    expect(order.splice(0)).toEqual(['a', 'b']);
-    const thrown = await app.request('/?throw=a');
-    expect([thrown.status, await thrown.text(), order.splice(0)]).toEqual([500, 'thrown by a', ['a']]);
   });
 });
