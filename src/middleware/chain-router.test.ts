@@ -8,7 +8,7 @@ import { TrieRouter } from 'hono/router/trie-router';
 import type { H, RouterRoute } from 'hono/types';
 import { describe, expect, it } from 'vitest';
 import { ChainRouter } from './chain-router.js';
-import { SplitRouter, fixedPrefix } from './split-router.js';
+import { SplitRouter, fixedPrefix, partOfRoute } from './split-router.js';
 
 /** An app that writes down the order its handlers ran in, on the router given (split: with the split made, or still on its first TrieRouter). */
 function appOn(router: 'default' | 'trie' | 'split' | 'split-interim' | 'chain' | 'chain-interim') {
@@ -123,6 +123,49 @@ describe('SplitRouter and ChainRouter', () => {
       expect(names('GET', '/v1/users/me'), `${when}, split again`).toEqual(['v1', 'user', 'me']);
       expect(names('GET', '/v1/users/usr_1'), `${when}, split again`).toEqual(['v1', 'user']);
     }
+  });
+
+  it('matches each request among its part of the routes and those shared by every part, as a TrieRouter of them all answers', () => {
+    const routes: Array<[string, string]> = [
+      ['ALL', '*'],
+      ['ALL', '/v1/*'],
+      ['GET', '/'],
+      ['GET', '/healthz'],
+      ['GET', '/v1/users'],
+      ['GET', '/v1/users/:id'],
+      ['POST', '/v1/users/:id/sessions'],
+      ['ALL', '/v1/apps/*'],
+      ['GET', '/v1/apps/:id?'],
+      ['GET', '/v1/:area/count'],
+      ['GET', '/:page'],
+      ['GET', '/_emulator/ui/*'],
+      ['GET', '/v1/use*'],
+    ];
+    const split = new SplitRouter<string>();
+    const trie = new TrieRouter<string>();
+    for (const [method, path] of routes) {
+      split.add(method, path, `${method} ${path}`);
+      trie.add(method, path, `${method} ${path}`);
+    }
+    split.split();
+    const answer = (router: SplitRouter<string> | TrieRouter<string>, method: string, path: string): unknown[] => {
+      const [entries, stash] = router.match(method, path) as [[string, Record<string, number | string>][], string[]?];
+      return entries.map(([name, params]) => [name, Object.fromEntries(Object.entries(params).map(([key, at]) => [key, stash ? stash[at as number] : at]))]);
+    };
+    const paths = ['/', '/x', '/healthz', '/healthz/x', '/v1', '/v1/users', '/v1/users/', '/v1/users/usr_1', '/v1/users/usr_1/sessions'];
+    paths.push('/v1/usersx', '/v1/apps', '/v1/apps/app_1', '/v1/apps/app_1/x', '/v1/billing/count', '/_emulator/ui', '/_emulator/ui/x', '/_emulator');
+    for (const path of paths) {
+      for (const method of ['GET', 'POST']) expect(answer(split, method, path), `${method} ${path}`).toEqual(answer(trie, method, path));
+    }
+    expect(answer(split, 'GET', '/v1/users/usr_1')).toEqual([
+      ['ALL *', {}],
+      ['ALL /v1/*', {}],
+      ['GET /v1/users/:id', { id: 'usr_1' }],
+      ['GET /v1/use*', {}],
+    ]);
+    expect(partOfRoute('/v1/users/:id')).toBe('/v1/users');
+    expect(partOfRoute('/healthz')).toBe('/healthz');
+    expect([partOfRoute('/v1/*'), partOfRoute('*'), partOfRoute('/v1/:area/count'), partOfRoute('/v1/use*')]).toEqual([null, null, null, null]);
   });
 
   it('finds a wildcard route that went to the trie for the path without its last slash, as Hono does', () => {
