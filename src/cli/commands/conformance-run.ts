@@ -1,15 +1,15 @@
 /**
- * The run of `svc conformance` (its options are in conformance.ts): runs the suite against
- * any deployment (DESIGN D14) and exits 0 only when every selected check passes; 1 on
- * failures; 2 on bad usage, an unreachable target or a key the target rejects; 130 when
- * interrupted (after cleanup).
+ * The run of `svc conformance` (the command and its flags are in conformance.ts, the options
+ * they make are defined here): runs the suite against any deployment (DESIGN D14) and exits
+ * 0 only when every selected check passes; 1 on failures; 2 on bad usage, an unreachable
+ * target or a key the target rejects; 130 when interrupted (after cleanup).
  */
 import { writeFile } from 'node:fs/promises';
 import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
 import { applyBaseline, BaselineError, baselined, loadBaseline, unknownEntries, type Baseline } from '../../conformance/baseline.js';
 import { CATALOGUE } from '../../conformance/catalogue.js';
 import { listLine, planText } from '../../conformance/plan.js';
-import { ConfigurationError, preflight } from '../../conformance/preflight.js';
+import { ConfigurationError, preflight, type ProfileChoice } from '../../conformance/preflight.js';
 import { consoleReporter } from '../../conformance/reporters/console.js';
 import { jsonReport } from '../../conformance/reporters/json.js';
 import { junitReport } from '../../conformance/reporters/junit.js';
@@ -17,7 +17,34 @@ import { runSuite, type RunListener, type RunReport, type Target } from '../../c
 import { selectChecks, unknownSelectors } from '../../conformance/select.js';
 import { exitCodeOf } from '../../conformance/summary.js';
 import { CliError } from '../output.js';
-import type { ConformanceOptions, ReporterChoice } from './conformance.js';
+
+/** What `svc conformance` parsed from its flags (conformance.ts). */
+export type ReporterName = 'console' | 'json' | 'junit';
+
+export interface ReporterChoice {
+  name: ReporterName;
+  output?: string;
+}
+
+export interface ConformanceOptions {
+  url?: string;
+  apiKey?: string;
+  secondApiKey?: string;
+  only: string[];
+  skip: string[];
+  profile: ProfileChoice;
+  readOnly?: boolean;
+  receiverHost: string;
+  receiverPort: number;
+  timeout: number;
+  concurrency: number;
+  bail?: boolean;
+  list?: boolean;
+  plan?: boolean;
+  baseline?: string;
+  includeSlow?: boolean;
+  verbose?: boolean;
+}
 
 /** Shows each result with the baseline applied while the run goes, as the reports will. */
 function withBaseline(listener: RunListener, baseline: Baseline | undefined): RunListener {

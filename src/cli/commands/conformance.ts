@@ -4,36 +4,12 @@
  */
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../../duration.js';
-import type { ProfileChoice } from '../../conformance/preflight.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../conformance/schedule.js';
 import { CliError, parseIntegerOption } from '../output.js';
+// Types only: the run itself is imported when the command runs, not when the CLI starts.
+import type { ConformanceOptions, ReporterChoice, ReporterName } from './conformance-run.js';
 
-const REPORTERS = ['console', 'json', 'junit'] as const;
-type ReporterName = (typeof REPORTERS)[number];
-export interface ReporterChoice {
-  name: ReporterName;
-  output?: string;
-}
-
-export interface ConformanceOptions {
-  url?: string;
-  apiKey?: string;
-  secondApiKey?: string;
-  only: string[];
-  skip: string[];
-  profile: ProfileChoice;
-  readOnly?: boolean;
-  receiverHost: string;
-  receiverPort: number;
-  timeout: number;
-  concurrency: number;
-  bail?: boolean;
-  list?: boolean;
-  plan?: boolean;
-  baseline?: string;
-  includeSlow?: boolean;
-  verbose?: boolean;
-}
+const REPORTERS = ['console', 'json', 'junit'] as const satisfies readonly ReporterName[];
 
 const splitList = (text: string, previous: string[] = []): string[] => [
   ...previous,
