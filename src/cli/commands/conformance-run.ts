@@ -18,14 +18,15 @@ import { selectChecks, unknownSelectors } from '../../conformance/select.js';
 import { exitCodeOf } from '../../conformance/summary.js';
 import { CliError } from '../output.js';
 
-/** What `svc conformance` parsed from its flags (conformance.ts). */
 export type ReporterName = 'console' | 'json' | 'junit';
 
+/** A --reporter flag: which report, and the file it goes to (stdout without one). */
 export interface ReporterChoice {
   name: ReporterName;
   output?: string;
 }
 
+/** What `svc conformance` parsed from its flags (conformance.ts). */
 export interface ConformanceOptions {
   url?: string;
   apiKey?: string;
