@@ -1,10 +1,11 @@
 /**
  * The areas of /v1 that createApp() loads on their first request (app.ts): that first request
  * is answered, counted, limited and logged once, as any other; requests that arrive together
- * load an area once; and the OpenAPI document and app.routes hold every area whichever were asked for.
+ * load an area once; a load that fails answers as any failure does and is tried again; and the
+ * OpenAPI document and app.routes hold every area whichever were asked for.
  */
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp, loadEveryArea } from './app.js';
 import { createRuntime } from './emulator.js';
 import { createLogger } from './logger.js';
@@ -110,6 +111,34 @@ describe('areas loaded on their first request', () => {
         expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(1);
       }
     }
+  });
+
+  it('answer a load that fails as any failure (500 in the envelope, with the request id, logged) and load again on the next request', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const app = createApp(await seeded(), {
+      logger: createLogger({ format: 'json', write: (line) => lines.push(JSON.parse(line) as Record<string, unknown>) }),
+    });
+    // A broken install: the area's module cannot be loaded.
+    vi.doMock('./routes/billing.js', () => {
+      throw new Error('Cannot find module routes/billing.js');
+    });
+    try {
+      const failed = await app.request('/v1/billing/usage', { headers: { ...KEY, 'x-request-id': 'broken-1' } });
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('x-request-id')).toBe('broken-1');
+      expect(failed.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(((await failed.json()) as { code: string }).code).toBe('internal_error');
+      expect(lines.map((line) => [line['msg'], line['requestId'], line['status']])).toEqual([
+        ['unhandled error', 'broken-1', undefined],
+        [expect.any(String), 'broken-1', 500],
+      ]);
+      expect(lines[0]!['error']).toEqual(expect.stringContaining('Error'));
+    } finally {
+      vi.doUnmock('./routes/billing.js');
+    }
+    const again = await app.request('/v1/billing/usage', { headers: KEY });
+    expect(again.status).toBe(200);
+    expect(routesUnder(app, '/v1/billing')).toContain('GET /v1/billing/usage');
   });
 
   it('log requests for a logger that does not say whether it does', async () => {

@@ -5,11 +5,13 @@
  * Most areas of /v1 are loaded on their first request rather than at start: an area's routes,
  * with the zod schemas and services only it uses, were most of what a start evaluated (about
  * 110 ms of a 300 ms start at 10k users, measured by leaving them out). Until then the app
- * holds one middleware for the area's paths, ahead of every other handler; the first request
- * there loads the area, adds its routes to the app, and is answered by the app with them (its
- * only trip through the app twice, and the first one ran nothing but that middleware). The
- * middleware then passes every later request on. Health and users are built with the app:
- * the probes, and the calls every client makes first.
+ * holds one middleware for the area's paths, right after the response headers and ahead of
+ * every other handler; the first request there loads the area, adds its routes to the app, and
+ * is answered by the app with them: its only trip through the app twice, the second keeping the
+ * first's request id and answer (middleware/response.ts), the first having run nothing else. A
+ * load that fails answers 500 in the error envelope, with the request id, and is tried again by
+ * the next request. The middleware then passes every later request on. Health and users are
+ * built with the app: the probes, and the calls every client makes first.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorHandler, Hono, Schema } from 'hono';
@@ -22,7 +24,7 @@ import { droppedBody, jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
-import { responseHeaders } from './middleware/response.js';
+import { answerByRunningAgain, responseHeaders } from './middleware/response.js';
 import { SplitRouter } from './middleware/split-router.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
@@ -123,6 +125,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     }
     return routes!;
   };
+  app.use('*', responseHeaders(logger));
+
   for (const area of AREAS) {
     if (!('load' in area)) continue;
     let loaded = false;
@@ -132,12 +136,10 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
         ? next()
         : routesOf(area).then(() => {
             loaded = true;
-            return app.fetch(c.req.raw, c.env);
+            return answerByRunningAgain(c, app.fetch);
           }),
     );
   }
-
-  app.use('*', responseHeaders(logger));
 
   app.onError(onError);
   app.notFound((c) => {

@@ -9,7 +9,7 @@
  * (HTML, redirects, empty ones) get the same headers added once they are made. Appended values
  * are joined with ", " (no route sets cookies, which could not be joined so).
  */
-import type { Context, MiddlewareHandler, Next } from 'hono';
+import type { Context, Input, MiddlewareHandler, Next } from 'hono';
 import { JsonText } from '../json-text.js';
 import type { Logger } from '../logger.js';
 import { requestHeader, type AppEnv } from './context.js';
@@ -76,10 +76,45 @@ function finish(c: Context<AppEnv>, answer: Answer, logger: Logger | null, start
   }
 }
 
+/**
+ * Requests being run through the app a second time as part of their first run's answer
+ * (answerByRunningAgain), each with the context of that first run; and how many there are,
+ * so that every other request pays one compare rather than a lookup.
+ */
+const runningAgain = new WeakMap<Request, Context<AppEnv>>();
+let runningAgainCount = 0;
+
+/**
+ * Answers the request by running it through `fetch` (the app's) once more, as app.ts does for
+ * the first request of an area it has just loaded. The second run keeps the first's request id
+ * and the headers set so far and writes into the same answer; the first run logs the request,
+ * once, when it ends.
+ */
+export async function answerByRunningAgain<P extends string, I extends Input>(
+  c: Context<AppEnv, P, I>,
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
+): Promise<Response> {
+  runningAgain.set(c.req.raw, c as Context<AppEnv>);
+  runningAgainCount++;
+  try {
+    return await fetch(c.req.raw, c.env);
+  } finally {
+    runningAgainCount--;
+    runningAgain.delete(c.req.raw);
+  }
+}
+
 export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
   // Requests are timed and described only for the log line: with --quiet there is none.
   const requestLog = logger.logsRequests === false ? null : logger;
   const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
+    const first = runningAgainCount === 0 ? undefined : runningAgain.get(c.req.raw);
+    if (first !== undefined) {
+      c.set('requestId', first.get('requestId'));
+      c.header = first.header;
+      c.json = first.json;
+      return next();
+    }
     const started = requestLog === null ? 0 : performance.now();
     const given = requestHeader(c, 'x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
