@@ -16,6 +16,7 @@ import { ACME_KEY, ACME_TENANT, FIRST_NAMES, jsonServerCopy, jsonServerFile, svc
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { postgresRows } from './lib/postgres.js';
+import { inTurns, median, pairedRow, referenceRow } from './lib/paired.js';
 import { compare, printTable, type Row } from './lib/report.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk, type WrkResult } from './lib/wrk.js';
@@ -49,27 +50,48 @@ let uniq = 0;
 const pagePath = (i: number): string => `/v1/users?page=${1 + (i % 50)}&page_size=20&search=alice`;
 const newEmail = (): string => `bench.${process.pid}.${Date.now()}.${uniq++}@load.test`;
 
+/**
+ * autocannon rounds per server in the read rows, of ROUND_SECONDS each, after WARM_SECONDS of
+ * uncounted load on each server (lib/paired.ts): one back-to-back run of each moved a row by
+ * a tenth or more from one run of the bench to the next.
+ */
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const ROUND_SECONDS = Number(process.env['BENCH_ROUND_SECONDS'] ?? 2);
+const WARM_SECONDS = Number(process.env['BENCH_WARM_SECONDS'] ?? 3);
+
 async function reads(): Promise<void> {
   log('reads: 10k users…');
   const svcDir = await svcDataDir(10_000, log);
   const jsonFile = await jsonServerFile(10_000, log);
-  const results: Record<string, LoadResult> = {};
-
-  results['bare id'] = await withServer(startBare(), (s) => load({ url: s.url, headers: acme, next: (i) => ({ path: bareIdPath(i % 100) }) }));
-  results['bare page'] = await withServer(startBare(), (s) => load({ url: s.url, headers: acme, next: (i) => ({ path: pagePath(i) }) }));
-
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
-  await withServer(startSvc(copy), async (s) => {
-    const ids = await userIds(s, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
-    results['svc id'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users/${pick(ids, i)}` }) });
-    // Paging through one search, as a client or the dashboard does: the scan is kept between pages.
-    results['svc page'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: pagePath(i) }) });
-    // A different term on every request: every answer scans all 10k users.
-    results['svc page cold'] = await load({ url: s.url, headers: acme, next: (i) => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` }) });
-  });
+  const runs = await withServer(startBare(), (bare) =>
+    withServer(startSvc(copy), async (svc) => {
+      const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
+      const bareId = (i: number): { path: string } => ({ path: bareIdPath(i % 100) });
+      const svcId = (i: number): { path: string } => ({ path: `/v1/users/${pick(ids, i)}` });
+      // Paging through one search, as a client or the dashboard does: the scan is kept between pages.
+      const page = (i: number): { path: string } => ({ path: pagePath(i) });
+      // A different term on every request: every answer scans all 10k users.
+      const newTerm = (i: number): { path: string } => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` });
+      const loading =
+        (server: ServerProcess, next: (i: number) => { path: string }, seconds = ROUND_SECONDS) =>
+        () =>
+          load({ url: server.url, headers: acme, next, seconds });
+      await loading(bare, (i) => (i % 2 === 0 ? bareId(i) : page(i)), WARM_SECONDS)();
+      await loading(svc, (i) => (i % 2 === 0 ? svcId(i) : page(i)), WARM_SECONDS)();
+      return inTurns(ROUNDS, {
+        bareId: loading(bare, bareId),
+        svcId: loading(svc, svcId),
+        barePage: loading(bare, page),
+        svcPage: loading(svc, page),
+        svcNewTerm: loading(svc, newTerm),
+      });
+    }),
+  );
   const wrkRows = WRK ? await pairedWrk(svcDir) : null;
 
+  const jsonServer: Record<string, LoadResult> = {};
   for (const version of ['1.x', '0.17'] as const) {
     const file = jsonServerCopy(jsonFile);
     await withServer(startJsonServer(version, file), async (s) => {
@@ -77,51 +99,53 @@ async function reads(): Promise<void> {
         const list = Array.isArray(body) ? body : (body as { data: Array<{ id: string }> }).data;
         return (list as Array<{ id: string }>).map((u) => u.id);
       });
-      results[`json-server ${version} id`] = await load({ url: s.url, next: (i) => ({ path: `/users/${pick(ids, i)}` }) });
+      jsonServer[`${version} id`] = await load({ url: s.url, next: (i) => ({ path: `/users/${pick(ids, i)}` }) });
       // 1.x has no substring search: an equality filter is its nearest page query.
       const pageQuery =
         version === '1.x'
           ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic`
           : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
-      results[`json-server ${version} page`] = await load({ url: s.url, next: (i) => ({ path: pageQuery(i) }), seconds: Math.min(SECONDS, 3) });
+      jsonServer[`${version} page`] = await load({ url: s.url, next: (i) => ({ path: pageQuery(i) }), seconds: Math.min(SECONDS, 3) });
     });
   }
 
-  const bareId = results['bare id'].rps;
-  const barePage = results['bare page'].rps;
+  const group = 'reads (10k users)';
   rows.push(
-    { group: 'reads (10k users)', name: 'bare Hono GET /users/:id (fixed JSON)', value: bareId, unit: 'req/s', detail: latency(results['bare id']) },
-    compare('reads (10k users)', 'svc GET /v1/users/:id', results['svc id']!, bareId, '≥ 0.8× bare', (r) => r >= 0.8),
-    { group: 'reads (10k users)', name: 'bare Hono GET page of 20 (fixed JSON)', value: barePage, unit: 'req/s', detail: latency(results['bare page']) },
-    compare('reads (10k users)', 'svc GET /v1/users?page&search (pages 1–50 of one term)', results['svc page']!, barePage, '≥ 0.5× bare', (r) => r >= 0.5),
-    compare('reads (10k users)', 'svc GET /v1/users?search (a new term each request)', results['svc page cold']!, barePage, ''),
+    referenceRow(group, 'bare Hono GET /users/:id (fixed JSON)', runs.bareId),
+    pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, '', 0.8),
+    referenceRow(group, 'bare Hono GET page of 20 (fixed JSON)', runs.barePage),
+    pairedRow(group, 'svc GET /v1/users?page&search (pages 1–50 of one term)', runs.svcPage, runs.barePage, '', 0.5),
+    pairedRow(group, 'svc GET /v1/users?search (a new term each request)', runs.svcNewTerm, runs.barePage),
   );
   if (wrkRows) {
     rows.push(...wrkRows);
   } else {
     notes.push('wrk is not installed (apt-get install wrk): the rows measured with wrk were left out.');
   }
+  const svcId = median(runs.svcId.map((r) => r.rps));
+  const svcPage = median(runs.svcPage.map((r) => r.rps));
   for (const version of ['1.x', '0.17'] as const) {
-    const js = results[`json-server ${version} id`]!;
+    const id = jsonServer[`${version} id`]!;
+    const page = jsonServer[`${version} page`]!;
     rows.push(
       {
-        group: 'reads (10k users)',
+        group,
         name: `json-server ${version} GET /users/:id`,
-        value: js.rps,
+        value: id.rps,
         unit: 'req/s',
-        detail: latency(js),
-        ratio: results['svc id']!.rps / js.rps,
+        detail: latency(id),
+        ratio: svcId / id.rps,
         ratioLabel: 'svc ÷ this',
         target: '≥ 4',
-        ok: results['svc id']!.rps / js.rps >= 4,
+        ok: svcId / id.rps >= 4,
       },
       {
-        group: 'reads (10k users)',
+        group,
         name: `json-server ${version} GET a page`,
-        value: results[`json-server ${version} page`]!.rps,
+        value: page.rps,
         unit: 'req/s',
-        detail: latency(results[`json-server ${version} page`]!),
-        ratio: results['svc page']!.rps / results[`json-server ${version} page`]!.rps,
+        detail: latency(page),
+        ratio: svcPage / page.rps,
         ratioLabel: 'svc ÷ this',
       },
     );
@@ -444,30 +468,25 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
     withServer(startSvc(copy), async (svc) => {
       const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
       const svcIds = ids.map((id) => `/v1/users/${id}`);
-      const runs = {
-        id: { bare: [] as WrkRun[], svc: [] as WrkRun[] },
-        page: { bare: [] as WrkRun[], svc: [] as WrkRun[] },
-      };
       await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
       await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
       // Each run also notes the server's CPU time per request (/proc): the cost of a request
       // itself, which a slow spell of this machine moves less than it moves req/s; and, where
       // perf can count them, how often per request a core was interrupted to wake a thread.
-      const measured = async (server: ServerProcess, paths: string[]): Promise<WrkRun> => {
+      const measured = (server: ServerProcess, paths: string[]) => async (): Promise<WrkRun> => {
         const before = server.cpuSeconds();
         const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS, countWakeups: true });
         const after = server.cpuSeconds();
         const known = before !== undefined && after !== undefined && result.requests > 0;
         return { ...result, cpuUs: known ? ((after - before) * 1e6) / result.requests : undefined };
       };
-      for (let round = 0; round < WRK_ROUNDS; round++) {
-        runs.id.bare.push(await measured(bare, bareIds));
-        runs.id.svc.push(await measured(svc, svcIds));
-        runs.page.bare.push(await measured(bare, pagePaths));
-        runs.page.svc.push(await measured(svc, pagePaths));
-      }
+      const runs = await inTurns(WRK_ROUNDS, {
+        bareId: measured(bare, bareIds),
+        svcId: measured(svc, svcIds),
+        barePage: measured(bare, pagePaths),
+        svcPage: measured(svc, pagePaths),
+      });
       const group = 'reads (10k users), wrk';
-      const rps = (list: WrkRun[]): string => list.map((r) => Math.round(r.rps).toLocaleString('en-US')).join(', ');
       const cpu = (list: WrkRun[]): string => {
         const known = list.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
         const woken = list.map((r) => r.wakeupsPerRequest).filter((n): n is number => n !== undefined);
@@ -476,32 +495,11 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
           (woken.length === list.length ? `; ${median(woken).toFixed(2)} wake-ups between cores per request (median)` : '')
         );
       };
-      const paired = (name: string, bareName: string, pair: { bare: WrkRun[]; svc: WrkRun[] }, target?: number): Row[] => {
-        const ratios = pair.svc.map((r, i) => r.rps / pair.bare[i]!.rps);
-        const ratio = median(ratios);
-        return [
-          {
-            group,
-            name: bareName,
-            value: median(pair.bare.map((r) => r.rps)),
-            unit: 'req/s',
-            detail: `median of ${WRK_ROUNDS} rounds: ${rps(pair.bare)}${cpu(pair.bare)}`,
-          },
-          {
-            group,
-            name,
-            value: median(pair.svc.map((r) => r.rps)),
-            unit: 'req/s',
-            detail: `rounds ${rps(pair.svc)}; each ÷ its bare ${ratios.map((r) => r.toFixed(2)).join(', ')}; p99 ${median(pair.svc.map((r) => r.p99))} ms${cpu(pair.svc)}`,
-            ratio,
-            ratioLabel: '÷ bare, median',
-            ...(target === undefined ? {} : { target: `≥ ${target}× bare`, ok: ratio >= target }),
-          },
-        ];
-      };
       return [
-        ...paired('svc GET /v1/users/:id', 'bare Hono GET /users/:id (fixed JSON)', runs.id, 0.8),
-        ...paired('svc GET /v1/users?page&search (pages 1–50 of one term)', 'bare Hono GET page of 20 (fixed JSON)', runs.page),
+        referenceRow(group, 'bare Hono GET /users/:id (fixed JSON)', runs.bareId, cpu(runs.bareId)),
+        pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, cpu(runs.svcId), 0.8),
+        referenceRow(group, 'bare Hono GET page of 20 (fixed JSON)', runs.barePage, cpu(runs.barePage)),
+        pairedRow(group, 'svc GET /v1/users?page&search (pages 1–50 of one term)', runs.svcPage, runs.barePage, cpu(runs.svcPage)),
       ];
     }),
   );
@@ -509,8 +507,6 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
 
 /** One wrk run, with the server's CPU time per request where /proc tells it. */
 type WrkRun = WrkResult & { cpuUs: number | undefined };
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function latency(result: LoadResult): string {
   return `p50 ${result.p50} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
