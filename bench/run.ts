@@ -17,7 +17,7 @@ import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { postgresRows } from './lib/postgres.js';
 import { inTurns, median, pairedRow, referenceRow } from './lib/paired.js';
-import { compare, printTable, type Row } from './lib/report.js';
+import { printTable, type Row } from './lib/report.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk, type WrkResult } from './lib/wrk.js';
 
@@ -173,56 +173,52 @@ async function search100k(): Promise<void> {
 
 async function writes(): Promise<void> {
   log('writes…');
-  const bare = await withServer(startBare(), (s) =>
-    load({ url: s.url, method: 'POST', headers: acme, next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }) }),
+  const newUser = (): { path: string; body: string } => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) });
+  const newApp = (): { path: string; body: string } => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) });
+  // One bare app throughout, in turns with the svc of each size: each svc row's ratio is to the bare rounds beside it.
+  const runs = await withServer(startBare(), async (bare) => {
+    const posting =
+      (server: ServerProcess, next: () => { path: string; body: string }, seconds = ROUND_SECONDS) =>
+      () =>
+        load({ url: server.url, method: 'POST', headers: acme, next, seconds });
+    await posting(bare, newUser, WARM_SECONDS)();
+    const bySize: Record<number, { bare: LoadResult[]; users: LoadResult[]; apps: LoadResult[] }> = {};
+    for (const size of SIZES) {
+      const copy = workingCopy(await svcDataDir(size, log));
+      cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
+      bySize[size] = await withServer(startSvc(copy), async (svc) => {
+        let turn = 0;
+        await posting(svc, () => (turn++ % 2 === 0 ? newUser() : newApp()), WARM_SECONDS)();
+        return inTurns(ROUNDS, { bare: posting(bare, newUser), users: posting(svc, newUser), apps: posting(svc, newApp) });
+      });
+    }
+    return bySize;
+  });
+  const group = 'durable writes';
+  rows.push(
+    referenceRow(
+      group,
+      'bare Hono POST (parse, 201, store nothing)',
+      SIZES.flatMap((size) => runs[size]!.bare),
+    ),
   );
-  rows.push({ group: 'durable writes', name: 'bare Hono POST (parse, 201, store nothing)', value: bare.rps, unit: 'req/s', detail: latency(bare) });
-  const svcUsers: Record<number, LoadResult> = {};
-  const svcApps: Record<number, LoadResult> = {};
+  const target = (size: number): number | undefined => (size === 100_000 ? 0.5 : undefined);
   for (const size of SIZES) {
-    const copy = workingCopy(await svcDataDir(size, log));
-    cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
-    await withServer(startSvc(copy), async (s) => {
-      svcUsers[size] = await load({
-        url: s.url,
-        method: 'POST',
-        headers: acme,
-        next: () => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) }),
-      });
-      svcApps[size] = await load({
-        url: s.url,
-        method: 'POST',
-        headers: acme,
-        next: () => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) }),
-      });
-    });
-  }
-  for (const size of SIZES) {
+    const { bare, users, apps } = runs[size]!;
     rows.push(
-      compare(
-        'durable writes',
-        `svc POST /v1/users at ${size / 1000}k users`,
-        svcUsers[size]!,
-        bare.rps,
-        size === 100_000 ? '≥ 0.5× bare' : '',
-        size === 100_000 ? (r) => r >= 0.5 : undefined,
-      ),
-      compare(
-        'durable writes',
-        `svc POST /v1/apps at ${size / 1000}k users`,
-        svcApps[size]!,
-        bare.rps,
-        size === 100_000 ? '≥ 0.5× bare' : '',
-        size === 100_000 ? (r) => r >= 0.5 : undefined,
-      ),
+      pairedRow(group, `svc POST /v1/users at ${size / 1000}k users`, users, bare, '', target(size)),
+      pairedRow(group, `svc POST /v1/apps at ${size / 1000}k users`, apps, bare, '', target(size)),
     );
   }
-  const flatUsers = svcUsers[100_000]!.rps / svcUsers[1_000]!.rps;
-  const flatApps = svcApps[100_000]!.rps / svcApps[1_000]!.rps;
+  // Taken from the ratios to bare, so that a slower minute for one size does not pass for a slower store.
+  const ratioOf = (list: LoadResult[], bare: LoadResult[]): number => median(list.map((r, i) => r.rps / bare[i]!.rps));
+  const flatUsers = ratioOf(runs[100_000]!.users, runs[100_000]!.bare) / ratioOf(runs[1_000]!.users, runs[1_000]!.bare);
+  const flatApps = ratioOf(runs[100_000]!.apps, runs[100_000]!.bare) / ratioOf(runs[1_000]!.apps, runs[1_000]!.bare);
   rows.push(
-    { group: 'durable writes', name: 'svc POST /v1/users: 100k ÷ 1k', value: flatUsers, unit: '×', target: '≥ 0.8', ok: flatUsers >= 0.8 },
-    { group: 'durable writes', name: 'svc POST /v1/apps: 100k ÷ 1k', value: flatApps, unit: '×', target: '≥ 0.8', ok: flatApps >= 0.8 },
+    { group, name: 'svc POST /v1/users: 100k ÷ 1k (of the ratios to bare)', value: flatUsers, unit: '×', target: '≥ 0.8', ok: flatUsers >= 0.8 },
+    { group, name: 'svc POST /v1/apps: 100k ÷ 1k (of the ratios to bare)', value: flatApps, unit: '×', target: '≥ 0.8', ok: flatApps >= 0.8 },
   );
+  const svcUsers = (size: number): number => median(runs[size]!.users.map((r) => r.rps));
   for (const version of ['1.x', '0.17'] as const) {
     for (const size of SIZES) {
       const file = jsonServerCopy(await jsonServerFile(size, log));
@@ -235,7 +231,7 @@ async function writes(): Promise<void> {
           next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }),
         }),
       );
-      const ratio = svcUsers[size]!.rps / Math.max(result.rps, 0.01);
+      const ratio = svcUsers(size) / Math.max(result.rps, 0.01);
       rows.push({
         group: 'durable writes',
         name: `json-server ${version} POST /users at ${size / 1000}k`,

@@ -1,6 +1,4 @@
 /** The benchmark's table: one row per measurement, with its ratio and target where it has one. */
-import type { LoadResult } from './load.js';
-
 export interface Row {
   group: string;
   name: string;
@@ -11,22 +9,6 @@ export interface Row {
   ratioLabel?: string;
   target?: string;
   ok?: boolean;
-}
-
-/** A row for an svc measurement as a ratio of a reference throughput. */
-export function compare(group: string, name: string, result: LoadResult, reference: number, target: string, check?: (ratio: number) => boolean): Row {
-  const ratio = result.rps / reference;
-  return {
-    group,
-    name,
-    value: result.rps,
-    unit: 'req/s',
-    detail: `p50 ${result.p50} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}`,
-    ratio,
-    ratioLabel: '÷ bare',
-    ...(target ? { target } : {}),
-    ...(check ? { ok: check(ratio) } : {}),
-  };
 }
 
 function format(value: number): string {
