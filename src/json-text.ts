@@ -16,12 +16,19 @@ export class JsonText {
 
 /**
  * The JSON text of `page`, its items given as text by `itemText`; the keys come in the order
- * the page object has them (data first).
+ * the page object has them (data first). The text is made by one join, start and end included:
+ * the items joined and then wrapped would be a text of two parts, copied once more into one
+ * when the answer is written.
  */
 export function pageText<T>(page: Page<T>, itemText: (item: T) => string): JsonText {
   const { data, ...rest } = page;
   const tail = JSON.stringify(rest);
-  return new JsonText(`{"data":[${data.map(itemText).join(',')}]${tail === '{}' ? '}' : `,${tail.slice(1)}`}`);
+  const close = tail === '{}' ? ']}' : `],${tail.slice(1)}`;
+  const texts = data.map(itemText);
+  if (texts.length === 0) return new JsonText(`{"data":[${close}`);
+  texts[0] = `{"data":[${texts[0]}`;
+  texts[texts.length - 1] += close;
+  return new JsonText(texts.join(','));
 }
 
 const ENVELOPE_OPEN = '{"data":';
