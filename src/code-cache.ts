@@ -147,12 +147,8 @@ function pruneCaches(dir: string, current: string, now = Date.now()): void {
  * cache when it is on and usable; the bundle's own errors are not caught here.
  */
 export function loadBundle(bundleFile: string, command: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
-  // Read as UTF-8 (the file is ASCII, scripts/bundle.mjs), not as latin1: Node hands back a
-  // latin1 text this large as an external string, and a script compiled from an external
-  // source left the server's every request on V8's slow paths (property definitions in Node's
-  // own streams and nextTick; about 5 µs of CPU per GET by id under wrk). Decoded, the text
-  // is V8's own.
-  const source = readFileSync(bundleFile, 'utf8');
+  // ASCII (scripts/bundle.mjs): read as latin1, the same text without a UTF-8 decode.
+  const source = readFileSync(bundleFile, 'latin1');
   let dir: string | null = null;
   let file: string | null = null;
   let cached: Buffer | undefined;
