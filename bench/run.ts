@@ -16,7 +16,7 @@ import { ACME_KEY, ACME_TENANT, FIRST_NAMES, jsonServerCopy, jsonServerFile, svc
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './lib/load.js';
 import { PINNED, freePort, startServer, type ServerProcess } from './lib/processes.js';
 import { postgresRows } from './lib/postgres.js';
-import { inTurns, median, pairedRow, referenceRow } from './lib/paired.js';
+import { inTurns, median, pairedRow, referenceRow, yardstickRow } from './lib/paired.js';
 import { printTable, type Row } from './lib/report.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk, type WrkResult } from './lib/wrk.js';
@@ -58,6 +58,13 @@ const newEmail = (): string => `bench.${process.pid}.${Date.now()}.${uniq++}@loa
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 const ROUND_SECONDS = Number(process.env['BENCH_ROUND_SECONDS'] ?? 2);
 const WARM_SECONDS = Number(process.env['BENCH_WARM_SECONDS'] ?? 3);
+/**
+ * json-server's rounds, each in turn with a round of the bare app (yardstickRow); its pages and
+ * its writes, slow to answer (a write saves the whole file), take longer rounds.
+ */
+const JSON_SERVER_ROUNDS = Number(process.env['BENCH_JSON_SERVER_ROUNDS'] ?? 3);
+const JSON_SERVER_PAGE_SECONDS = 3;
+const JSON_SERVER_WRITE_SECONDS = 3;
 
 async function reads(): Promise<void> {
   log('reads: 10k users…');
@@ -65,20 +72,20 @@ async function reads(): Promise<void> {
   const jsonFile = await jsonServerFile(10_000, log);
   const copy = workingCopy(svcDir);
   cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
-  const runs = await withServer(startBare(), (bare) =>
-    withServer(startSvc(copy), async (svc) => {
+  const { runs, jsonServer } = await withServer(startBare(), async (bare) => {
+    const bareId = (i: number): { path: string } => ({ path: bareIdPath(i % 100) });
+    // Paging through one search, as a client or the dashboard does: the scan is kept between pages.
+    const page = (i: number): { path: string } => ({ path: pagePath(i) });
+    const loading =
+      (server: ServerProcess, next: (i: number) => { path: string }, seconds = ROUND_SECONDS, headers: Record<string, string> = acme) =>
+      () =>
+        load({ url: server.url, headers, next, seconds });
+    await loading(bare, (i) => (i % 2 === 0 ? bareId(i) : page(i)), WARM_SECONDS)();
+    const runs = await withServer(startSvc(copy), async (svc) => {
       const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
-      const bareId = (i: number): { path: string } => ({ path: bareIdPath(i % 100) });
       const svcId = (i: number): { path: string } => ({ path: `/v1/users/${pick(ids, i)}` });
-      // Paging through one search, as a client or the dashboard does: the scan is kept between pages.
-      const page = (i: number): { path: string } => ({ path: pagePath(i) });
       // A different term on every request: every answer scans all 10k users.
       const newTerm = (i: number): { path: string } => ({ path: `/v1/users?page=1&page_size=20&search=${coldTerm(i)}` });
-      const loading =
-        (server: ServerProcess, next: (i: number) => { path: string }, seconds = ROUND_SECONDS) =>
-        () =>
-          load({ url: server.url, headers: acme, next, seconds });
-      await loading(bare, (i) => (i % 2 === 0 ? bareId(i) : page(i)), WARM_SECONDS)();
       await loading(svc, (i) => (i % 2 === 0 ? svcId(i) : page(i)), WARM_SECONDS)();
       return inTurns(ROUNDS, {
         bareId: loading(bare, bareId),
@@ -87,27 +94,32 @@ async function reads(): Promise<void> {
         svcPage: loading(svc, page),
         svcNewTerm: loading(svc, newTerm),
       });
-    }),
-  );
-  const wrkRows = WRK ? await pairedWrk(svcDir) : null;
-
-  const jsonServer: Record<string, LoadResult> = {};
-  for (const version of ['1.x', '0.17'] as const) {
-    const file = jsonServerCopy(jsonFile);
-    await withServer(startJsonServer(version, file), async (s) => {
-      const ids = await userIds(s, '/users?_limit=100&_page=1&_per_page=100', {}, (body) => {
-        const list = Array.isArray(body) ? body : (body as { data: Array<{ id: string }> }).data;
-        return (list as Array<{ id: string }>).map((u) => u.id);
-      });
-      jsonServer[`${version} id`] = await load({ url: s.url, next: (i) => ({ path: `/users/${pick(ids, i)}` }) });
-      // 1.x has no substring search: an equality filter is its nearest page query.
-      const pageQuery =
-        version === '1.x'
-          ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic`
-          : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
-      jsonServer[`${version} page`] = await load({ url: s.url, next: (i) => ({ path: pageQuery(i) }), seconds: Math.min(SECONDS, 3) });
     });
-  }
+    // json-server in turns with the same bare app, once svc has stopped (yardstickRow).
+    const jsonServer: Record<string, { bare: LoadResult[]; id: LoadResult[]; page: LoadResult[] }> = {};
+    for (const version of ['1.x', '0.17'] as const) {
+      await withServer(startJsonServer(version, jsonServerCopy(jsonFile)), async (s) => {
+        const ids = await userIds(s, '/users?_limit=100&_page=1&_per_page=100', {}, (body) => {
+          const list = Array.isArray(body) ? body : (body as { data: Array<{ id: string }> }).data;
+          return (list as Array<{ id: string }>).map((u) => u.id);
+        });
+        // 1.x has no substring search: an equality filter is its nearest page query.
+        const pageQuery =
+          version === '1.x'
+            ? (i: number) => `/users?_page=${1 + (i % 50)}&_per_page=20&trustLevel=basic`
+            : (i: number) => `/users?_page=${1 + (i % 50)}&_limit=20&q=alice`;
+        const jsonId = (i: number): { path: string } => ({ path: `/users/${pick(ids, i)}` });
+        await loading(s, jsonId, WARM_SECONDS, {})();
+        jsonServer[version] = await inTurns(JSON_SERVER_ROUNDS, {
+          bare: loading(bare, bareId),
+          id: loading(s, jsonId, ROUND_SECONDS, {}),
+          page: loading(s, (i) => ({ path: pageQuery(i) }), JSON_SERVER_PAGE_SECONDS, {}),
+        });
+      });
+    }
+    return { runs, jsonServer };
+  });
+  const wrkRows = WRK ? await pairedWrk(svcDir) : null;
 
   const group = 'reads (10k users)';
   const svcIdRow = pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, '', 0.8);
@@ -125,29 +137,10 @@ async function reads(): Promise<void> {
     notes.push('wrk is not installed (apt-get install wrk): the rows measured with wrk were left out.');
   }
   for (const version of ['1.x', '0.17'] as const) {
-    const id = jsonServer[`${version} id`]!;
-    const page = jsonServer[`${version} page`]!;
+    const { bare, id, page } = jsonServer[version]!;
     rows.push(
-      {
-        group,
-        name: `json-server ${version} GET /users/:id`,
-        value: id.rps,
-        unit: 'req/s',
-        detail: latency(id),
-        ratio: svcIdRow.value / id.rps,
-        ratioLabel: 'svc ÷ this',
-        target: '≥ 4',
-        ok: svcIdRow.value / id.rps >= 4,
-      },
-      {
-        group,
-        name: `json-server ${version} GET a page`,
-        value: page.rps,
-        unit: 'req/s',
-        detail: latency(page),
-        ratio: svcPageRow.value / page.rps,
-        ratioLabel: 'svc ÷ this',
-      },
+      yardstickRow(group, `json-server ${version} GET /users/:id`, id, bare, svcIdRow, 4),
+      yardstickRow(group, `json-server ${version} GET a page`, page, bare, svcPageRow),
     );
   }
 }
@@ -176,7 +169,7 @@ async function writes(): Promise<void> {
   const newUser = (): { path: string; body: string } => ({ path: '/v1/users', body: JSON.stringify({ email: newEmail() }) });
   const newApp = (): { path: string; body: string } => ({ path: '/v1/apps', body: JSON.stringify({ name: `app ${newEmail()}` }) });
   // One bare app throughout, in turns with the svc of each size: each svc row's ratio is to the bare rounds beside it.
-  const runs = await withServer(startBare(), async (bare) => {
+  const { bySize: runs, jsonServer } = await withServer(startBare(), async (bare) => {
     const posting =
       (server: ServerProcess, next: () => { path: string; body: string }, seconds = ROUND_SECONDS) =>
       () =>
@@ -192,7 +185,28 @@ async function writes(): Promise<void> {
         return inTurns(ROUNDS, { bare: posting(bare, newUser), users: posting(svc, newUser), apps: posting(svc, newApp) });
       });
     }
-    return bySize;
+    // json-server in turns with the same bare app, after svc (yardstickRow): 8 connections, as
+    // each of its writes saves the whole file.
+    const jsonServer: Record<string, { bare: LoadResult[]; users: LoadResult[] }> = {};
+    for (const version of ['1.x', '0.17'] as const) {
+      for (const size of SIZES) {
+        const file = jsonServerCopy(await jsonServerFile(size, log));
+        jsonServer[`${version} ${size}`] = await withServer(startJsonServer(version, file), (s) =>
+          inTurns(JSON_SERVER_ROUNDS, {
+            bare: posting(bare, newUser),
+            users: () =>
+              load({
+                url: s.url,
+                method: 'POST',
+                seconds: JSON_SERVER_WRITE_SECONDS,
+                connections: 8,
+                next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }),
+              }),
+          }),
+        );
+      }
+    }
+    return { bySize, jsonServer };
   });
   const group = 'durable writes';
   rows.push(
@@ -221,27 +235,9 @@ async function writes(): Promise<void> {
   );
   for (const version of ['1.x', '0.17'] as const) {
     for (const size of SIZES) {
-      const file = jsonServerCopy(await jsonServerFile(size, log));
-      const result = await withServer(startJsonServer(version, file), (s) =>
-        load({
-          url: s.url,
-          method: 'POST',
-          seconds: Math.min(SECONDS, 3),
-          connections: 8,
-          next: () => ({ path: '/users', body: JSON.stringify({ email: newEmail() }) }),
-        }),
-      );
-      const ratio = svc[size]!.users.value / Math.max(result.rps, 0.01);
-      rows.push({
-        group: 'durable writes',
-        name: `json-server ${version} POST /users at ${size / 1000}k`,
-        value: result.rps,
-        unit: 'req/s',
-        detail: latency(result),
-        ratio,
-        ratioLabel: 'svc ÷ this',
-        ...(size === 10_000 ? { target: '≥ 50', ok: ratio >= 50 } : {}),
-      });
+      const { bare, users } = jsonServer[`${version} ${size}`]!;
+      const name = `json-server ${version} POST /users at ${size / 1000}k`;
+      rows.push(yardstickRow(group, name, users, bare, svc[size]!.users, size === 10_000 ? 50 : undefined));
     }
   }
 }
@@ -503,10 +499,6 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
 
 /** One wrk run, with the server's CPU time per request where /proc tells it. */
 type WrkRun = WrkResult & { cpuUs: number | undefined };
-
-function latency(result: LoadResult): string {
-  return `p50 ${result.p50} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
-}
 
 const started = Date.now();
 const only = process.argv.slice(2);

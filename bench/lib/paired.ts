@@ -10,7 +10,8 @@ import type { Row } from './report.js';
 
 export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const whole = (list: readonly LoadResult[]): string => list.map((r) => Math.round(r.rps).toLocaleString('en-US')).join(', ');
+/** Each run's req/s: whole numbers, but two decimals under 100 (json-server's writes to a large file). */
+const whole = (list: readonly LoadResult[]): string => list.map((r) => (r.rps < 100 ? r.rps.toFixed(2) : Math.round(r.rps).toLocaleString('en-US'))).join(', ');
 
 /**
  * Runs every measurement of `measures` once per round, in the order given, for `rounds`
@@ -46,5 +47,31 @@ export function pairedRow(group: string, name: string, runs: readonly LoadResult
     ratio,
     ratioLabel: '÷ bare, median',
     ...(target === undefined ? {} : { target: `≥ ${target}× bare`, ok: ratio >= target }),
+  };
+}
+
+/**
+ * Another server's row (json-server), measured in turns with the bare server instead of with
+ * svc: a slow or heavy neighbour between svc's rounds would move svc's rows. Each of its rounds
+ * is taken as a ratio to the bare round just before it, and svc's ratio to it is svc's median
+ * ratio to bare over that median: bare is the yardstick both are held to, so that a slow spell
+ * of the machine during either measurement falls out.
+ */
+export function yardstickRow(group: string, name: string, runs: readonly LoadResult[], reference: readonly LoadResult[], svc: Row, target?: number): Row {
+  const toBare = median(runs.map((r, i) => r.rps / reference[i]!.rps));
+  const ratio = svc.ratio! / toBare;
+  const failures = runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  return {
+    group,
+    name,
+    value: median(runs.map((r) => r.rps)),
+    unit: 'req/s',
+    detail:
+      `rounds ${whole(runs)}; each ÷ its bare ${runs.map((r, i) => (r.rps / reference[i]!.rps).toPrecision(3)).join(', ')} ` +
+      `(median ${toBare.toPrecision(3)}); p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms` +
+      (failures ? `, ${failures} non-2xx or errors` : ''),
+    ratio,
+    ratioLabel: 'svc ÷ this, each ÷ bare',
+    ...(target === undefined ? {} : { target: `≥ ${target}`, ok: ratio >= target }),
   };
 }
