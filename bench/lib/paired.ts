@@ -31,19 +31,28 @@ export function referenceRow(group: string, name: string, runs: readonly LoadRes
   return { group, name, value: median(runs.map((r) => r.rps)), unit: 'req/s', detail: `median of ${runs.length} rounds: ${whole(runs)}${detail}` };
 }
 
+/** Rounds held to the reference rounds just before them: each round's ratio, and what a row prints of them. */
+function heldTo(runs: readonly LoadResult[], reference: readonly LoadResult[], digits: (ratio: number) => string) {
+  const ratios = runs.map((r, i) => r.rps / reference[i]!.rps);
+  const failures = runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  return {
+    ratios,
+    value: median(runs.map((r) => r.rps)),
+    rounds: `rounds ${whole(runs)}; each ÷ its bare ${ratios.map(digits).join(', ')}`,
+    latency: `p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms${failures ? `, ${failures} non-2xx or errors` : ''}`,
+  };
+}
+
 /** svc's row: its rounds, each as a ratio of the reference round just before it, and the median of those ratios. */
 export function pairedRow(group: string, name: string, runs: readonly LoadResult[], reference: readonly LoadResult[], detail = '', target?: number): Row {
-  const ratios = runs.map((r, i) => r.rps / reference[i]!.rps);
-  const ratio = median(ratios);
-  const failures = runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
+  const held = heldTo(runs, reference, (r) => r.toFixed(2));
+  const ratio = median(held.ratios);
   return {
     group,
     name,
-    value: median(runs.map((r) => r.rps)),
+    value: held.value,
     unit: 'req/s',
-    detail:
-      `rounds ${whole(runs)}; each ÷ its bare ${ratios.map((r) => r.toFixed(2)).join(', ')}; ` +
-      `p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms${failures ? `, ${failures} non-2xx or errors` : ''}${detail}`,
+    detail: `${held.rounds}; ${held.latency}${detail}`,
     ratio,
     ratioLabel: '÷ bare, median',
     ...(target === undefined ? {} : { target: `≥ ${target}× bare`, ok: ratio >= target }),
@@ -58,18 +67,15 @@ export function pairedRow(group: string, name: string, runs: readonly LoadResult
  * of the machine during either measurement falls out.
  */
 export function yardstickRow(group: string, name: string, runs: readonly LoadResult[], reference: readonly LoadResult[], svc: Row, target?: number): Row {
-  const toBare = median(runs.map((r, i) => r.rps / reference[i]!.rps));
+  const held = heldTo(runs, reference, (r) => r.toPrecision(3));
+  const toBare = median(held.ratios);
   const ratio = svc.ratio! / toBare;
-  const failures = runs.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
   return {
     group,
     name,
-    value: median(runs.map((r) => r.rps)),
+    value: held.value,
     unit: 'req/s',
-    detail:
-      `rounds ${whole(runs)}; each ÷ its bare ${runs.map((r, i) => (r.rps / reference[i]!.rps).toPrecision(3)).join(', ')} ` +
-      `(median ${toBare.toPrecision(3)}); p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms` +
-      (failures ? `, ${failures} non-2xx or errors` : ''),
+    detail: `${held.rounds} (median ${toBare.toPrecision(3)}); ${held.latency}`,
     ratio,
     ratioLabel: 'svc ÷ this, each ÷ bare',
     ...(target === undefined ? {} : { target: `≥ ${target}`, ok: ratio >= target }),
