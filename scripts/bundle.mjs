@@ -35,8 +35,10 @@ const result = await build({
   metafile: process.env['BUNDLE_REPORT'] === '1',
   plugins: [shamirCsprng.plugin],
   // ES modules bundled as CommonJS have no import.meta: the URL they would have is the bundle's.
+  // The banner goes before esbuild's own "use strict", which would then not be a directive
+  // and leave the whole bundle in sloppy mode: it opens with the directive itself.
   define: { 'import.meta.url': '__svcModuleUrl' },
-  banner: { js: 'var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
+  banner: { js: '"use strict";var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
 });
 shamirCsprng.assertUsed();
 // Written inside the CommonJS wrapper that dist/code-cache.js compiles it in, so that a start

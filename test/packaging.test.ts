@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
+import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 import { ensureBuilt, ROOT, startServeProcess, type ServeProcess } from '../src/test-support/serve-process.js';
@@ -63,6 +64,14 @@ describe('the npm package', () => {
     expect(strays).toEqual([]);
     // The scan read real imports: the framework and the CLI library are among them.
     expect([...seen]).toEqual(expect.arrayContaining(['hono', '@hono/zod-openapi', 'commander', 'node:fs']));
+  });
+
+  it('runs its bundle in strict mode, as the ES modules it is made from', () => {
+    // The bundle is the body of a CommonJS wrapper function (scripts/bundle.mjs): compiled, the
+    // script answers that function, and a strict function's caller cannot be read.
+    const wrapper = new Script(readFileSync(join(ROOT, 'dist', 'bundle', 'svc.cjs'), 'latin1')).runInThisContext() as object;
+    expect(typeof wrapper).toBe('function');
+    expect(() => Reflect.get(wrapper, 'caller')).toThrow(TypeError);
   });
 
   it('packs what svc needs, installs globally into a fresh prefix, and its svc serves', async () => {
