@@ -69,7 +69,7 @@ async function createSharedRuntime(options: RuntimeOptions, url: string): Promis
     import('./store/postgres/store.js'),
     import('./store/postgres/shared.js'),
   ]);
-  const { store, isNew } = await PostgresStore.open(url);
+  const { store, isNew } = await PostgresStore.open(url, options.storeHoldMs === undefined ? {} : { holdMs: options.storeHoldMs });
   return assemble(store, isNew, options, async () => ({
     sealer: new Sealer(await sharedSealKey(store.pool)),
     clock: await openSharedClock(store, options.clock),
@@ -85,7 +85,7 @@ async function assemble(
 ): Promise<Runtime> {
   try {
     const { sealer, clock } = await keep();
-    const scheduler = new Scheduler(clock);
+    const scheduler = new Scheduler(clock, { beforeStep: () => store.sync() });
     // The dispatcher needs the runtime it belongs to, so it is made once the runtime exists.
     const made: { dispatcher?: Dispatcher } = {};
     const rt: Runtime = {

@@ -16,6 +16,8 @@ export interface RuntimeOptions {
   inMemory?: boolean;
   /** A PostgreSQL URL: keep the store there, shared with every process given the same URL (issue 20); wins over dataDir. */
   storeUrl?: string;
+  /** How long a stalled process may hold the others on a shared store, in ms (`--store-timeout`; default 3 s). */
+  storeHoldMs?: number;
   clock?: ClockOptions;
   /** Emulated delays between webhook attempts (D9); default RETRY_SCHEDULE. */
   retryScheduleMs?: number[];

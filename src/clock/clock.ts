@@ -23,12 +23,19 @@ export interface ClockState {
 
 export type ClockListener = () => void;
 
+/** Stores a clock state where others read it (a shared store); rejects when it cannot. */
+export type ClockKeeper = (state: ClockState) => Promise<void>;
+
 export class Clock {
   #speed: number;
   #anchorReal: number;
   #anchorEmulated: number;
   readonly #realNow: () => number;
   readonly #listeners = new Set<ClockListener>();
+  #keeper: ClockKeeper | null = null;
+  /** The state last stored (or adopted from the store), to fall back to when a save fails. */
+  #stored: ClockState | null = null;
+  #keeping: Promise<void> = Promise.resolve();
 
   constructor(options: ClockOptions = {}) {
     this.#realNow = options.realNow ?? Date.now;
@@ -88,10 +95,23 @@ export class Clock {
 
   /** Takes the state another process stored (a shared clock, store/postgres/shared.ts) and tells the listeners. */
   adopt(state: ClockState): void {
-    this.#anchorReal = state.realMs;
-    this.#anchorEmulated = state.emulatedMs;
-    this.#speed = validSpeed(state.speed);
-    this.#notify();
+    if (this.#keeper) this.#stored = state;
+    this.#take(state);
+  }
+
+  /**
+   * Stores every change from now on with `keeper` (a clock shared through a database). A change
+   * whose save fails is taken back: the clock returns to the state last stored, so this process
+   * never runs on a time the others do not have.
+   */
+  keepWith(keeper: ClockKeeper): void {
+    this.#keeper = keeper;
+    this.#stored = this.state();
+  }
+
+  /** Settles once the latest change is stored; rejects when it could not be (the clock is then back at the stored state). */
+  kept(): Promise<void> {
+    return this.#keeping;
   }
 
   /** Real milliseconds until the emulated time reaches `emulatedMs` (0 when already due). */
@@ -111,8 +131,32 @@ export class Clock {
     this.#anchorEmulated = emulated;
   }
 
-  #notify(): void {
+  #take(state: ClockState): void {
+    this.#anchorReal = state.realMs;
+    this.#anchorEmulated = state.emulatedMs;
+    this.#speed = validSpeed(state.speed);
+    this.#notify(false);
+  }
+
+  #notify(local = true): void {
+    if (local && this.#keeper) this.#keep(this.#keeper);
     for (const listener of this.#listeners) listener();
+  }
+
+  #keep(keeper: ClockKeeper): void {
+    const state = this.state();
+    const keeping = keeper(state).then(
+      () => {
+        this.#stored = state;
+      },
+      (error: unknown) => {
+        // Saves are stored in the order they were made, so only the latest decides where the clock stays.
+        if (this.#keeping === keeping && this.#stored !== null) this.#take(this.#stored);
+        throw error;
+      },
+    );
+    keeping.catch(() => {});
+    this.#keeping = keeping;
   }
 }
 

@@ -15,8 +15,17 @@ export const MAX_IN_FLIGHT = 256;
 /** Longest single timer; a later due time is re-planned when it fires. */
 const MAX_TIMER_MS = 2 ** 30;
 
+export interface SchedulerOptions {
+  /**
+   * Runs before each step of an advance: a store shared by several processes catches up
+   * there, so that a step sees the attempts the others planned (their retries, their events).
+   */
+  beforeStep?: () => Promise<void> | undefined;
+}
+
 export class Scheduler {
   readonly #clock: Clock;
+  readonly #beforeStep: () => Promise<void> | undefined;
   #run: Job = () => Promise.reject(new Error('the scheduler has no job runner; call handle() first'));
   /** Jobs waiting: id → emulated due time (ms). */
   readonly #due = new Map<string, number>();
@@ -27,8 +36,9 @@ export class Scheduler {
   #stopped = true;
   #unsubscribe: (() => void) | null = null;
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, options: SchedulerOptions = {}) {
     this.#clock = clock;
+    this.#beforeStep = options.beforeStep ?? (() => undefined);
   }
 
   /** Names what runs a due job (the webhook dispatcher's attempt); call before start(). */
@@ -87,6 +97,7 @@ export class Scheduler {
     try {
       for (;;) {
         await Promise.allSettled(this.#inFlight.values());
+        await this.#beforeStep()?.catch(() => {});
         const next = this.#earliestDue();
         if (next === undefined || next > target) break;
         if (next > clock.nowMs()) clock.set(new Date(next));
@@ -125,7 +136,8 @@ export class Scheduler {
   #runDue(): void {
     if (this.#stopped || this.#stepping) return;
     const room = MAX_IN_FLIGHT - this.#inFlight.size;
-    if (room > 0) for (const [id] of this.#takeDue(this.#clock.nowMs(), room)) void this.#start(id);
+    // A job answers its own failures; one that throws anyway must not take the process down.
+    if (room > 0) for (const [id] of this.#takeDue(this.#clock.nowMs(), room)) this.#start(id).catch(() => {});
     this.#plan();
   }
 

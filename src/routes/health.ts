@@ -34,13 +34,13 @@ export function healthRoutes(rt: Runtime) {
         security: [],
         responses: {
           200: jsonResponse(envelope(Ready), 'Ready: the store can be written'),
-          503: jsonResponse(ErrorEnvelope, 'Not ready: the data dir cannot be written'),
+          503: jsonResponse(ErrorEnvelope, 'Not ready: the store cannot be written (the data dir, or the database: the message says why)'),
         },
       }),
       async (c) => {
-        // After a failed write, probe the disk again so readiness recovers once it is writable.
+        // After a failed write, probe the backend again so readiness recovers once it is writable.
         if (!rt.store.writable && !(await rt.store.probe())) {
-          throw new ApiError('store_unavailable', 'The data dir cannot be written');
+          throw new ApiError('store_unavailable', `Not ready: ${rt.store.unavailableReason}`);
         }
         return c.json({ data: { status: 'ready' as const, store: rt.store.kind } }, 200);
       },

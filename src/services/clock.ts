@@ -20,12 +20,14 @@ export function clockView(rt: Runtime): ClockView {
 
 /**
  * Sets the speed, then the time (moving back is allowed and fires nothing); answers the clock
- * once the move is kept (a shared store then has it for every process).
+ * once the move is stored (a shared store then has it for every process). A move that cannot
+ * be stored is taken back and answers 503.
  */
 export async function setClock(rt: Runtime, change: { now?: string | undefined; speed?: number | undefined }): Promise<ClockView> {
   if (change.speed !== undefined) rt.clock.setSpeed(change.speed);
   if (change.now !== undefined) rt.clock.set(new Date(change.now));
-  await rt.store.settled();
+  // Only this move is waited for, not every write under way: a clock call answers within its own work.
+  await rt.clock.kept();
   return clockView(rt);
 }
 
@@ -37,7 +39,7 @@ export async function advanceClock(rt: Runtime, by: string): Promise<ClockView &
       { path: 'by', message: 'a duration such as 90s, 15m, 2h or 1d' },
     ]);
   const fired = await rt.scheduler.advance(ms);
-  await rt.store.settled();
+  await rt.clock.kept();
   return { ...clockView(rt), fired };
 }
 

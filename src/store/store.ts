@@ -131,6 +131,11 @@ export abstract class Store {
   /** Whether the last write was kept (used by /readyz). */
   abstract get writable(): boolean;
 
+  /** Why the store cannot be written, when `writable` is false (what /readyz says). */
+  get unavailableReason(): string {
+    return 'the data dir cannot be written';
+  }
+
   /** Checks the backend again (for /readyz after a failure). */
   abstract probe(): Promise<boolean>;
 

@@ -40,6 +40,10 @@ export interface TestPostgres {
   readonly port: number;
   /** A new, empty database on this server, and its URL. */
   database(name?: string): Promise<string>;
+  /** Stops the server as an operator would (`pg_ctl stop -m fast`: sessions are ended), keeping its data. */
+  halt(): void;
+  /** Starts it again on the same port, after halt(). */
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -84,11 +88,14 @@ export async function startPostgres(): Promise<TestPostgres> {
     throw new Error(`initdb failed: ${String((error as { stderr?: Buffer }).stderr ?? error)}`);
   }
   let port = 0;
+  const start = (): void => {
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+    run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start']);
+  };
   for (let attempt = 0; ; attempt += 1) {
     port = await freePort();
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
     try {
-      run('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', options, 'start']);
+      start();
       break;
     } catch (error) {
       if (attempt >= 2) {
@@ -113,11 +120,19 @@ export async function startPostgres(): Promise<TestPostgres> {
       }
       return `postgres://svc@127.0.0.1:${port}/${name}`;
     },
+    halt() {
+      run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+    },
+    resume() {
+      start();
+    },
     stop() {
       if (stopped) return Promise.resolve();
       stopped = true;
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // Already halted.
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -18,8 +18,11 @@ import { DEFAULT_DELIVERY_TIMEOUT_MS, sendAttempt } from './sender.js';
 
 /** Delays between attempts (spec part 6): after each failure, the next row. */
 export const RETRY_SCHEDULE_MS = [60_000, 300_000, 1_800_000, 7_200_000, 86_400_000] as const;
-/** Emulated wait before repeating an attempt whose result could not be stored. */
-const STORE_FAILURE_BACKOFF_MS = 5_000;
+/** Real wait before storing again an attempt's outcome that could not be stored, doubled up to the cap. */
+const RECORD_RETRY_FIRST_MS = 250;
+const RECORD_RETRY_MAX_MS = 5_000;
+/** Real wait before asking again for a claim the shared store could not answer. */
+const CLAIM_RETRY_MS = 1_000;
 /** Real time a claim on an attempt outlasts the attempt's own timeout (a shared store, issue 20). */
 const CLAIM_MARGIN_MS = 10_000;
 /** How often a process waiting for another's attempt looks again. */
@@ -36,6 +39,10 @@ export class Dispatcher implements Deliveries {
   readonly #logger: Logger | undefined;
   /** Deliveries whose next attempt someone waits for (attemptNow). */
   readonly #awaited = new Set<string>();
+  /** Attempts made whose outcome could not be stored yet: stored again, never sent again. */
+  readonly #unrecorded = new Map<string, Promise<void>>();
+  /** Attempts made here whose outcome another process had stored first (an attempt made twice after a fault). */
+  #doubled = 0;
 
   /** Takes the scheduler's due jobs as delivery attempts and plans every stored delivery that is not final. */
   constructor(rt: Runtime, logger?: Logger) {
@@ -157,9 +164,26 @@ export class Dispatcher implements Deliveries {
     }
   }
 
+  /** Attempts made here that another process had already made and stored (after a lapsed claim). */
+  get doubled(): number {
+    return this.#doubled;
+  }
+
   async #send(id: string, nominalAt?: number): Promise<void> {
     const { store, clock } = this.#rt;
-    if (!store.get('deliveries', id) || !(await this.#claim(id, nominalAt))) return;
+    const recording = this.#unrecorded.get(id);
+    if (recording) return recording;
+    if (!store.get('deliveries', id)) return;
+    let claimed: boolean;
+    try {
+      claimed = await this.#claim(id, nominalAt);
+    } catch (error) {
+      // The shared store cannot be asked who makes it: ask again a little later (real time), never send unclaimed.
+      this.#logger?.log('warn', 'could not claim a delivery attempt; trying again', { delivery: id, error: (error as Error).message });
+      setTimeout(() => this.#rt.scheduler.schedule(id, this.#rt.clock.nowMs()), CLAIM_RETRY_MS).unref();
+      return;
+    }
+    if (!claimed) return;
     // Read after the claim: what another process recorded meanwhile counts.
     const delivery = store.get('deliveries', id);
     if (!delivery || delivery.nextAttemptAt === null) return;
@@ -174,33 +198,56 @@ export class Dispatcher implements Deliveries {
       body: JSON.stringify(eventPayload(event)),
       timeoutMs: this.#timeoutMs,
     });
-    const attempt = { at, signedAt: outcome.signedAt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
+    const attempt: Attempt = { at, signedAt: outcome.signedAt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
+    await this.#record(delivery, attempt, outcome.ok, RECORD_RETRY_FIRST_MS);
+  }
+
+  /**
+   * Stores an attempt's outcome, once: when another process stored this attempt first (it
+   * took the claim after this one lapsed), this one is counted and dropped. When the store
+   * cannot be written, the outcome is stored again a little later (real time, so a fast clock
+   * or a clock step does not turn it into a storm), and the attempt is not sent again.
+   */
+  async #record(seen: DeliveryRecord, attempt: Attempt, ok: boolean, retryMs: number): Promise<void> {
+    const { store, clock } = this.#rt;
+    const id = seen.id;
     let next: string | null = null;
     try {
       await store.write(() => {
         const current = store.get('deliveries', id);
         if (!current) return;
+        if (current.attempts.length !== seen.attempts.length) {
+          this.#doubled += 1;
+          this.#logger?.log('warn', 'an attempt was made twice after a fault; the first outcome stored stands', { delivery: id });
+          return;
+        }
         const attempts = [...current.attempts, attempt];
         const failures = attempts.length;
-        if (outcome.ok) {
+        if (ok) {
           store.update('deliveries', id, { status: 'succeeded', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
         } else if (typeof current.orphanedAt === 'string') {
           // Its webhook was deleted while this attempt was on the wire: nothing to retry to.
           store.update('deliveries', id, { status: 'dead', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
         } else if (failures <= this.#schedule.length) {
-          next = new Date(Date.parse(at) + this.#schedule[failures - 1]!).toISOString();
+          next = new Date(Date.parse(attempt.at) + this.#schedule[failures - 1]!).toISOString();
           store.update('deliveries', id, { status: 'failed', attempts, nextAttemptAt: next, updatedAt: clock.iso() });
         } else {
           store.update('deliveries', id, { status: 'dead', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
-          this.#logger?.log('warn', 'delivery moved to the DLQ', { delivery: id, webhook: webhook.id, event: event.id });
+          this.#logger?.log('warn', 'delivery moved to the DLQ', { delivery: id, webhook: current.webhookId, event: current.eventId });
         }
       });
     } catch (error) {
-      // The store could not be written: try the attempt again a little later.
-      this.#rt.scheduler.schedule(id, clock.nowMs() + STORE_FAILURE_BACKOFF_MS);
-      this.#logger?.log('error', 'could not record a delivery attempt', { delivery: id, error: (error as Error).message });
+      this.#logger?.log('error', 'could not record a delivery attempt; trying again', { delivery: id, error: (error as Error).message });
+      const again = new Promise<void>((resolve) => {
+        setTimeout(() => resolve(this.#record(seen, attempt, ok, Math.min(retryMs * 2, RECORD_RETRY_MAX_MS))), retryMs).unref();
+      });
+      this.#unrecorded.set(id, again);
+      // Whoever waits for this attempt (a clock step, a test event) is answered now; the outcome follows.
       return;
     }
+    this.#unrecorded.delete(id);
     if (next !== null) this.#rt.scheduler.schedule(id, Date.parse(next));
   }
 }
+
+type Attempt = DeliveryRecord['attempts'][number];

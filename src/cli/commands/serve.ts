@@ -15,6 +15,7 @@ interface ServeOptions {
   seed?: string;
   inMemory?: boolean;
   store?: string;
+  storeTimeout?: number;
   logFormat: LogFormat;
   quiet?: boolean;
   clockSpeed?: number;
@@ -63,6 +64,11 @@ export function registerServe(program: Command): void {
     .option(
       '--store <url>',
       'keep the store in PostgreSQL (postgres://user:pass@host:5432/db) instead of --data-dir, shared by every svc serve given the same URL (env SVC_STORE_URL)',
+    )
+    .option(
+      '--store-timeout <duration>',
+      'with --store: how long a stalled process (paused, cut off) may hold the others before its session is ended and its write refused; every wait for the database is bounded from it (default 3s)',
+      (text) => parseDurationOption('--store-timeout', text),
     )
     .option(
       '--log-format <format>',
@@ -131,6 +137,7 @@ async function serve(options: ServeOptions): Promise<void> {
     dataDir: options.dataDir,
     inMemory: options.inMemory ?? false,
     ...(store === undefined ? {} : { storeUrl: store }),
+    ...(options.storeTimeout === undefined ? {} : { storeHoldMs: options.storeTimeout }),
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
     clock: { ...(options.clockSpeed === undefined ? {} : { speed: options.clockSpeed }), ...(startTime === undefined ? {} : { startTime }) },
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),

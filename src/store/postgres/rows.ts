@@ -72,3 +72,10 @@ export function failureOf(error: unknown): ApiError {
   }
   return new ApiError('store_unavailable', `the database cannot be written: ${(error as Error).message}`);
 }
+
+/** `work` on the pool, its failure answered as 503 store_unavailable (a rate-limit take, a fault count, a claim), never a 500. */
+export function orUnavailable<T>(work: Promise<T>): Promise<T> {
+  return work.catch((error: unknown) => {
+    throw error instanceof ApiError ? error : new ApiError('store_unavailable', `the database cannot be reached: ${(error as Error).message}`);
+  });
+}

@@ -10,6 +10,7 @@ import { Clock, type ClockOptions, type ClockState } from '../../clock/clock.js'
 import type { Claim, SharedFault, SharedFaults } from '../store.js';
 import { BURST_SECONDS, type Decision } from '../token-buckets.js';
 import type { ChangeLog } from './changes.js';
+import { orUnavailable } from './rows.js';
 
 /**
  * Takes a token from bucket `id` in one statement: refill on the database's time since the
@@ -78,25 +79,14 @@ export async function openSharedClock(store: ChangeLog, options: ClockOptions = 
   const { rows } = await store.pool.query<{ value: ClockState }>(`SELECT value FROM svc_meta WHERE key = 'clock'`);
   const stored = rows[0]?.value;
   const clock = new Clock({ ...options, ...(stored === undefined ? {} : { resume: stored }) });
-  let adopting = false;
-  const save = (): Promise<void> => {
-    const state = clock.state();
-    return store.writeChange('clock', state, [
+  const save = (state: ClockState): Promise<void> =>
+    store.writeChange('clock', state, [
       [`INSERT INTO svc_meta (key, value) VALUES ('clock', $1) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`, [JSON.stringify(state)]],
     ]);
-  };
-  if (stored === undefined || options.speed !== undefined || options.startTime !== undefined) await save();
-  store.handleChanges('clock', (body) => {
-    adopting = true;
-    try {
-      clock.adopt(body as ClockState);
-    } finally {
-      adopting = false;
-    }
-  });
-  clock.onChange(() => {
-    if (!adopting) void save().catch(() => {});
-  });
+  if (stored === undefined || options.speed !== undefined || options.startTime !== undefined) await save(clock.state());
+  store.handleChanges('clock', (body) => clock.adopt(body as ClockState));
+  // A move is answered once stored; one that cannot be is taken back (clock.kept()).
+  clock.keepWith(save);
   return clock;
 }
 
@@ -129,34 +119,39 @@ export class PostgresFaults implements SharedFaults {
     return this.#active > 0;
   }
 
+  /** Stores a fault for every process; the count here moves only once it is stored. */
   async add(fault: SharedFault): Promise<void> {
-    this.#active += 1;
-    await this.store.writeChange('faults', { active: this.#active }, [
+    await this.store.writeChange('faults', { active: this.#active + 1 }, [
       [
         `INSERT INTO svc_faults (id, method, path, pattern, status, delay, delay_ms, count, remaining, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [fault.id, fault.method, fault.path, fault.pattern, fault.status, fault.delay, fault.delayMs, fault.count, fault.remaining, fault.createdAt],
       ],
     ]);
+    this.#active += 1;
   }
 
   async clear(): Promise<number> {
-    const { rows } = await this.store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0');
-    this.#active = 0;
+    const { rows } = await orUnavailable(this.store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0'));
     await this.store.writeChange('faults', { active: 0 }, [['DELETE FROM svc_faults', []]]);
+    this.#active = 0;
     return Number(rows[0]!.n);
   }
 
   async list(): Promise<SharedFault[]> {
-    const { rows } = await this.store.pool.query<SharedFault>(`SELECT ${FAULT_COLUMNS('svc_faults')} FROM svc_faults WHERE remaining > 0 ORDER BY seq`);
+    const { rows } = await orUnavailable(
+      this.store.pool.query<SharedFault>(`SELECT ${FAULT_COLUMNS('svc_faults')} FROM svc_faults WHERE remaining > 0 ORDER BY seq`),
+    );
     return rows;
   }
 
   async take(method: string, relativePath: string): Promise<SharedFault | undefined> {
-    const { rows } = await this.store.pool.query<SharedFault>(
-      `UPDATE svc_faults f SET remaining = f.remaining - 1
+    const { rows } = await orUnavailable(
+      this.store.pool.query<SharedFault>(
+        `UPDATE svc_faults f SET remaining = f.remaining - 1
          FROM (SELECT seq FROM svc_faults WHERE remaining > 0 AND (method IS NULL OR method = $1) AND $2 ~ pattern ORDER BY seq LIMIT 1 FOR UPDATE) pick
         WHERE f.seq = pick.seq RETURNING ${FAULT_COLUMNS('f')}`,
-      [method, relativePath],
+        [method, relativePath],
+      ),
     );
     return rows[0];
   }

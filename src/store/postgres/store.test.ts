@@ -10,6 +10,9 @@ import { postgresAvailability, startPostgres, type TestPostgres } from '../../te
 import { appRecord } from '../../test-support/store-contract.js';
 import type { DeliveryRecord } from '../records.js';
 import type { RemoteChange } from '../store.js';
+import { startTcpProxy } from '../../test-support/tcp-proxy.js';
+import { sessionLimits } from './connection.js';
+import { LOCKS } from './schema.js';
 import { openSharedClock } from './shared.js';
 import { PostgresStore } from './store.js';
 
@@ -188,6 +191,70 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     await b.sync();
     expect(clockB.speed).toBe(10);
     await close();
+  });
+});
+
+describe.skipIf(!postgres.available)('the PostgreSQL store when the database or a peer fails', () => {
+  let server: TestPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it('holds the others at most the hold time when a process stalls inside a write, and refuses the stalled commit', async () => {
+    const url = await server.database();
+    const { store } = await PostgresStore.open(url, { holdMs: 1_000 });
+    await store.compact();
+    // A peer stopped between two statements of its write transaction, holding the write lock.
+    const stalled = new pg.Client({ connectionString: url, ...sessionLimits(1_000, 'writer') });
+    stalled.on('error', () => {});
+    await stalled.connect();
+    await stalled.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOCKS.write.join(', ')})`);
+    const started = performance.now();
+    await store.write(() => store.insert('apps', appRecord()));
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThan(500);
+    expect(waited).toBeLessThan(2_500);
+    await expect(stalled.query('COMMIT')).rejects.toThrow();
+    await stalled.end().catch(() => {});
+    await store.close();
+  });
+
+  it('answers 503 while cut off, says why, takes back a clock move it could not store, and heals by itself', async () => {
+    const url = await server.database();
+    const proxy = await startTcpProxy(server.port);
+    const { store } = await PostgresStore.open(url.replace(`:${server.port}/`, `:${proxy.port}/`), { holdMs: 500 });
+    await store.compact();
+    const clock = await openSharedClock(store);
+    try {
+      proxy.blackhole();
+      proxy.cut();
+      await expect(store.write(() => store.insert('apps', appRecord()))).rejects.toMatchObject({ code: 'store_unavailable' });
+      expect(store.writable).toBe(false);
+      expect(store.unavailableReason).toMatch(/database cannot be written/);
+      const before = clock.nowMs();
+      clock.advance(86_400_000);
+      await expect(clock.kept()).rejects.toMatchObject({ code: 'store_unavailable' });
+      expect(clock.nowMs() - before).toBeLessThan(60_000);
+
+      proxy.heal();
+      expect(await store.probe()).toBe(true);
+      expect(store.writable).toBe(true);
+      const record = appRecord();
+      await store.write(() => store.insert('apps', record));
+      clock.advance(86_400_000);
+      await clock.kept();
+      expect(clock.nowMs() - before).toBeGreaterThanOrEqual(86_400_000);
+      const check = new pg.Client({ connectionString: url });
+      await check.connect();
+      const { rows } = await check.query<{ value: { emulatedMs: number } }>(`SELECT value FROM svc_meta WHERE key = 'clock'`);
+      expect(rows[0]!.value.emulatedMs - before).toBeGreaterThanOrEqual(86_400_000);
+      expect((await check.query('SELECT 1 FROM svc_apps WHERE id = $1', [record.id])).rowCount).toBe(1);
+      await check.end();
+    } finally {
+      await store.close();
+      await proxy.close();
+    }
   });
 });
 

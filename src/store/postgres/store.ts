@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL store (issue 20): the same collections in memory as the file store, kept in
- * a database that several `svc serve` processes share, so that any of them answers any request.
+ * The PostgreSQL store (issues 20, 31): the same collections in memory as the file store, kept
+ * in a database that several `svc serve` processes share, so that any of them answers any request.
  *
  * - A write is one transaction under one advisory lock, so writes are applied in one order
  *   everywhere. Inside it the process first catches up with what the others wrote, then runs
@@ -11,6 +11,11 @@
  *   unique constraint).
  * - Every other process follows the change log: at the start of each request (`sync()`), on
  *   a NOTIFY, and once a second.
+ * - Every wait is bounded and every connection heals (connection.ts): a write that cannot
+ *   reach the database answers 503 within the hold time, the writer and the listener connect
+ *   again on their own, and `/readyz` says why while this process cannot write. A commit whose
+ *   answer was lost is read back from the change log like another process's write, so memory
+ *   and database agree either way.
  * - What processes share beyond records lives in shared.ts: rate-limit buckets, claims on
  *   delivery attempts, injected faults, the clock, the seal key.
  */
@@ -25,17 +30,26 @@ import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
-import { appendChanges, failureOf, storeRows } from './rows.js';
+import { appendChanges, failureOf, orUnavailable, storeRows } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
 
 import type { ChangeKind, ChangeLog } from './changes.js';
 import { claimAttempt, PostgresFaults, takeToken } from './shared.js';
+import { Connection, DEFAULT_HOLD_MS, isStatementError, sessionLimits } from './connection.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
 const POLL_MS = 1_000;
 /** Change-log entries older than this are pruned; a process further behind reloads every table. */
 const CHANGE_LOG_KEEP = '10 minutes';
 const PRUNE_EVERY_WRITES = 500;
+/** The listener's wait before connecting again, doubled on each failure up to the cap. */
+const RELISTEN_FIRST_MS = 100;
+const RELISTEN_MAX_MS = 2_000;
+
+export interface PostgresStoreOptions {
+  /** How long a stalled process may hold the others, in ms (`--store-timeout`); every other wait is bounded from it. */
+  holdMs?: number;
+}
 
 interface PendingWrite {
   mutate: () => unknown;
@@ -55,8 +69,8 @@ export class PostgresStore extends Store implements ChangeLog {
   readonly origin = `proc_${randomBase62(12)}`;
   readonly url: string;
   readonly #pool: pg.Pool;
-  readonly #writer: pg.Client;
-  readonly #listener: pg.Client;
+  readonly #writer: Connection;
+  readonly #listener: Connection;
   /** Holds the start lock until the store is seeded (compact()); null once let go. */
   #starter: pg.Client | null;
   #lastSeq: number;
@@ -73,20 +87,32 @@ export class PostgresStore extends Store implements ChangeLog {
   /** Change-log entries of other kinds (writeChange) gathered by the write transaction under way. */
   #extra: Array<{ kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> }> = [];
 
-  private constructor(url: string, pool: pg.Pool, writer: pg.Client, listener: pg.Client, starter: pg.Client, lastSeq: number) {
+  private constructor(url: string, config: pg.ClientConfig, pool: pg.Pool, starter: pg.Client, lastSeq: number) {
     super();
     this.url = url;
     this.#pool = pool;
-    this.#writer = writer;
-    this.#listener = listener;
+    this.#writer = new Connection(config);
+    this.#listener = new Connection(config, async (client) => {
+      client.on('notification', () => void this.sync().catch(() => {}));
+      await client.query('LISTEN svc_changes');
+    });
+    this.#listener.onLost(() => this.#listen(RELISTEN_FIRST_MS));
     this.#starter = starter;
     this.#lastSeq = lastSeq;
     this.#handlers.set('records', (body) => {
       for (const op of body as StoreOp[]) this.applyRemote(op);
     });
-    listener.on('notification', () => void this.sync().catch(() => {}));
     this.#poll = setInterval(() => void this.sync().catch(() => {}), POLL_MS);
     this.#poll.unref();
+  }
+
+  /** Connects the listener, again and again with a growing wait while the database is away; then catches up with what it missed. */
+  #listen(waitMs: number): void {
+    if (this.#closed) return;
+    this.#listener.get().then(
+      () => void this.sync().catch(() => {}),
+      () => setTimeout(() => this.#listen(Math.min(waitMs * 2, RELISTEN_MAX_MS)), waitMs).unref(),
+    );
   }
 
   /**
@@ -94,37 +120,34 @@ export class PostgresStore extends Store implements ChangeLog {
    * finds the database unseeded keeps the start lock until it has seeded it (compact()), so
    * the others open a seeded store.
    */
-  static async open(url: string): Promise<{ store: PostgresStore; isNew: boolean }> {
-    const pool = new pg.Pool({ connectionString: url, max: 16 });
-    // An idle client that loses its server must not take the process down with it.
+  static async open(url: string, options: PostgresStoreOptions = {}): Promise<{ store: PostgresStore; isNew: boolean }> {
+    const holdMs = options.holdMs ?? DEFAULT_HOLD_MS;
+    const config: pg.ClientConfig = { connectionString: url, ...sessionLimits(holdMs, 'writer') };
+    const pool = new pg.Pool({ connectionString: url, ...sessionLimits(holdMs, 'pool'), max: 16 });
+    // An idle client that loses its server must not take the process down with it; the pool makes a new one.
     pool.on('error', () => {});
-    const clients: pg.Client[] = [];
-    const connect = async (): Promise<pg.Client> => {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => {});
-      clients.push(client);
-      await client.connect();
-      return client;
-    };
+    // The starter waits for another process's seeding and runs migrations: no statement or lock limit.
+    const starter = new pg.Client({ connectionString: url, connectionTimeoutMillis: config.connectionTimeoutMillis ?? DEFAULT_HOLD_MS });
+    starter.on('error', () => {});
+    let store: PostgresStore | null = null;
     try {
-      const starter = await connect().catch((error: Error) => {
+      await starter.connect().catch((error: Error) => {
         throw new StoreOpenError(`cannot connect to PostgreSQL at ${redactUrl(url)}: ${error.message}`);
       });
       await starter.query('SELECT pg_advisory_lock($1, $2)', [...LOCKS.start]);
       await migrate(starter, url);
       const seeded = (await starter.query<{ value: unknown }>(`SELECT value FROM svc_meta WHERE key = 'seeded'`)).rowCount === 1;
       if (!seeded) await starter.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
-      const writer = await connect();
-      const listener = await connect();
-      await listener.query('LISTEN svc_changes');
       const lastSeq = await currentSeq(starter);
-      const store = new PostgresStore(url, pool, writer, listener, starter, lastSeq);
+      store = new PostgresStore(url, config, pool, starter, lastSeq);
+      await Promise.all([store.#writer.get(), store.#listener.get()]);
       await store.#loadAll(starter);
       store.#faults = await PostgresFaults.open(store);
       if (seeded) await store.#endStart();
       return { store, isNew: !seeded };
     } catch (error) {
-      await Promise.allSettled(clients.map((client) => client.end()));
+      if (store) await store.close().catch(() => {});
+      else await starter.end().catch(() => {});
       await pool.end().catch(() => {});
       throw error;
     }
@@ -190,7 +213,16 @@ export class PostgresStore extends Store implements ChangeLog {
 
   /** One transaction for the writes gathered meanwhile. */
   async #transaction(batch: PendingWrite[]): Promise<void> {
-    const client = this.#writer;
+    let client: pg.Client;
+    try {
+      client = await this.#writer.get();
+    } catch (error) {
+      this.#lastWriteError = error;
+      this.#extra = [];
+      const answer = new ApiError('store_unavailable', `the database cannot be reached: ${(error as Error).message}`);
+      for (const write of batch) write.reject(answer);
+      return;
+    }
     const undo: Array<() => void> = [];
     const outcomes: Outcome[] = [];
     const ops: StoreOp[] = [];
@@ -218,10 +250,14 @@ export class PostgresStore extends Store implements ChangeLog {
       }
       this.#lastWriteError = null;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
+      // A statement the database refused leaves a good session; anything else (a lost link, a
+      // timeout, a session the server ended while this process was stopped) leaves one whose
+      // state is unknown: end it and connect anew on the next write.
+      if (isStatementError(error)) await client.query('ROLLBACK').catch(() => {});
+      else this.#writer.drop(client, (error as Error).message);
       for (const step of undo.reverse()) step();
       this.#extra = [];
-      this.#lastWriteError = (error as { code?: string }).code === '23505' ? null : error;
+      this.#lastWriteError = isStatementError(error) ? null : error;
       const answer = failureOf(error);
       for (const write of batch) write.reject(answer);
       return;
@@ -246,7 +282,10 @@ export class PostgresStore extends Store implements ChangeLog {
     await this.#apply(rows, client);
   }
 
-  /** Applies change-log rows (seq order) that are newer than what this process has, but its own. */
+  /**
+   * Applies change-log rows (seq order) newer than what this process has. Its own show up here
+   * only when a commit's answer was lost: the change was kept, so memory takes it back.
+   */
   async #apply(rows: ChangeRow[], client: pg.ClientBase | pg.Pool): Promise<void> {
     if (rows.length === 0) return;
     const oldest = Number(rows[0]!.oldest);
@@ -261,7 +300,6 @@ export class PostgresStore extends Store implements ChangeLog {
       const seq = Number(row.seq);
       if (seq <= this.#lastSeq) continue;
       this.#lastSeq = seq;
-      if (row.origin === this.origin) continue;
       this.#handlers.get(row.kind)?.(row.body);
     }
   }
@@ -278,12 +316,13 @@ export class PostgresStore extends Store implements ChangeLog {
       });
       return this.#syncing;
     }
+    // When the catch-up under way fails, so does the next: the database did not answer, and a
+    // request waits for one timeout, not two.
     this.#syncAgain ??= this.#syncing
-      .catch(() => {})
-      .then(() => {
+      .finally(() => {
         this.#syncAgain = null;
-        return this.sync();
-      });
+      })
+      .then(() => this.sync());
     return this.#syncAgain;
   }
 
@@ -292,16 +331,23 @@ export class PostgresStore extends Store implements ChangeLog {
   }
 
   get writable(): boolean {
-    return this.#lastWriteError === null && !this.#closed;
+    return this.#lastWriteError === null && this.#writer.state.up && !this.#closed;
   }
 
+  override get unavailableReason(): string {
+    if (this.#closed) return 'the store is closed';
+    const writer = this.#writer.state;
+    if (!writer.up) return `the database cannot be written: ${writer.reason}`;
+    if (this.#lastWriteError !== null) return `the last write failed: ${(this.#lastWriteError as Error).message}`;
+    return 'the database cannot be written';
+  }
+
+  /** Tries a write (connecting the writer again if need be): ready means a transaction can take the lock and commit. */
   async probe(): Promise<boolean> {
     try {
-      await this.#pool.query('SELECT 1');
-      this.#lastWriteError = null;
-      return true;
-    } catch (error) {
-      this.#lastWriteError = error;
+      await this.write(() => {});
+      return this.writable;
+    } catch {
       return false;
     }
   }
@@ -317,11 +363,11 @@ export class PostgresStore extends Store implements ChangeLog {
   }
 
   override takeToken(id: string, rate: number): Promise<Decision> {
-    return takeToken(this.#pool, id, rate);
+    return orUnavailable(takeToken(this.#pool, id, rate));
   }
 
   override async claimAttempt(id: string, nowIso: string, holdMs: number): Promise<Claim> {
-    return claimAttempt(this.#pool, this.origin, id, nowIso, holdMs);
+    return orUnavailable(claimAttempt(this.#pool, this.origin, id, nowIso, holdMs));
   }
 
   async close(): Promise<void> {
@@ -331,7 +377,7 @@ export class PostgresStore extends Store implements ChangeLog {
     clearInterval(this.#poll);
     await this.#syncing?.catch(() => {});
     await this.#starter?.end().catch(() => {});
-    await Promise.allSettled([this.#writer.end(), this.#listener.end()]);
+    await Promise.allSettled([this.#writer.close(), this.#listener.close()]);
     await this.#pool.end().catch(() => {});
   }
 }

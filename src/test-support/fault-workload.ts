@@ -1,0 +1,171 @@
+/**
+ * A Jepsen-style workload and checker for the fault tests of a shared store (issue 31):
+ * writers create users through every process and note each answer; a receiver notes every
+ * delivery; afterwards the checker holds every acknowledged write against every process, every
+ * acknowledged user's `user.created` against the deliveries, and the processes' clocks and DLQs
+ * against each other.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EVENT_ID_HEADER } from '../webhooks/signature.js';
+
+/** One create as the writer saw it: `status` 0 when no answer came (a timeout, a reset). */
+export interface WriteOp {
+  email: string;
+  key: string;
+  process: number;
+  status: number;
+  userId: string | null;
+  startedAt: number;
+  ms: number;
+  code: string | null;
+}
+
+export interface CallResult<T = unknown> {
+  status: number;
+  body: T;
+}
+
+/** A JSON call with a bound; a call that gets no answer in time has status 0. */
+export async function call<T = unknown>(
+  origin: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; timeoutMs?: number } = {},
+): Promise<CallResult<T>> {
+  try {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        ...(options.key === undefined ? {} : { 'x-api-key': options.key }),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? 20_000),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text.startsWith('{') ? JSON.parse(text) : text) as T };
+  } catch (error) {
+    return { status: 0, body: String(error) as T };
+  }
+}
+
+export interface Writers {
+  readonly ops: WriteOp[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `width` writers, each creating users one after another in the tenants of `keys` in turn,
+ * until stopped; writer i writes through process i mod n of `origins()` (the processes alive at
+ * that instant), so a paused process holds only its own writers.
+ */
+export function startWriters(origins: () => string[], keys: string[], width: number): Writers {
+  const ops: WriteOp[] = [];
+  let running = true;
+  let serial = 0;
+  const stamp = Date.now();
+  const loops = Array.from({ length: width }, async (_, writer) => {
+    while (running) {
+      const n = serial++;
+      const live = origins();
+      const process = writer % live.length;
+      const key = keys[n % keys.length]!;
+      const email = `w${writer}.${n}.${stamp}@faults.example`;
+      const startedAt = Date.now();
+      const answer = await call<{ data?: { id: string }; code?: string }>(live[process]!, 'POST', '/v1/users', { key, body: { email } });
+      ops.push({
+        email,
+        key,
+        process,
+        status: answer.status,
+        userId: answer.body?.data?.id ?? null,
+        startedAt,
+        ms: Date.now() - startedAt,
+        code: answer.body?.code ?? null,
+      });
+      // A refused write is tried again a little later, as a client would: it does not spin.
+      if (answer.status !== 201) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  return {
+    ops,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+export interface Receiver {
+  url: string;
+  /** Deliveries of each event id, in arrival order, with the user each names. */
+  readonly arrivals: Map<string, { userId: string | null; count: number }>;
+  close(): Promise<void>;
+}
+
+/** A webhook receiver that answers 200 and counts each event's deliveries. */
+export async function startCountingReceiver(): Promise<Receiver> {
+  const arrivals = new Map<string, { userId: string | null; count: number }>();
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      const eventId = String(request.headers[EVENT_ID_HEADER]);
+      const seen = arrivals.get(eventId);
+      if (seen) seen.count += 1;
+      else arrivals.set(eventId, { userId: (JSON.parse(body) as { data?: { userId?: string } }).data?.userId ?? null, count: 1 });
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrivals,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface Verdict {
+  acknowledged: number;
+  /** Acknowledged (201) but not readable through some process. */
+  lost: string[];
+  /** Acknowledged users whose user.created never arrived. */
+  undelivered: string[];
+  /** Events delivered more than once, and how many extra deliveries. */
+  doubledEvents: number;
+  extraDeliveries: number;
+  /** Answers that were neither 201 nor 503 store_unavailable (nor no answer at all). */
+  unexpected: WriteOp[];
+}
+
+/** Holds every acknowledged write against every process, and every acknowledged user against the deliveries. */
+export async function check(ops: WriteOp[], origins: string[], receiver: Receiver): Promise<Verdict> {
+  const acked = ops.filter((op) => op.status === 201 && op.userId !== null);
+  const lost: string[] = [];
+  for (const origin of origins) {
+    for (let index = 0; index < acked.length; index += 32) {
+      const answers = await Promise.all(
+        acked
+          .slice(index, index + 32)
+          .map(async (op) => ({ op, answer: await call<{ data?: { email: string } }>(origin, 'GET', `/v1/users/${op.userId}`, { key: op.key }) })),
+      );
+      for (const { op, answer } of answers)
+        if (answer.status !== 200 || answer.body.data?.email !== op.email) lost.push(`${op.userId} via ${origin}: ${answer.status}`);
+    }
+  }
+  const delivered = new Set([...receiver.arrivals.values()].map((arrival) => arrival.userId));
+  const extra = [...receiver.arrivals.values()].filter((arrival) => arrival.count > 1);
+  return {
+    acknowledged: acked.length,
+    lost,
+    undelivered: acked.filter((op) => !delivered.has(op.userId)).map((op) => op.userId!),
+    doubledEvents: extra.length,
+    extraDeliveries: extra.reduce((sum, arrival) => sum + arrival.count - 1, 0),
+    unexpected: ops.filter((op) => op.status !== 201 && op.status !== 0 && !(op.status === 503 && op.code === 'store_unavailable')),
+  };
+}
