@@ -67,6 +67,11 @@ export abstract class Store {
   protected ops: StoreOp[] = [];
   /** How to take back the changes of the write under way, newest last (a backend that can refuse a write needs them). */
   protected undo: Array<() => void> | null = null;
+  /**
+   * The tenants the write under way touches, gathered only when a backend asks (the PostgreSQL
+   * store locks per tenant); `every` once it empties the store.
+   */
+  protected reach: { tenants: Set<string>; every: boolean } | null = null;
   #committedHooks: Array<() => void> | null = null;
   readonly #remoteListeners = new Set<(change: RemoteChange) => void>();
   readonly #buckets = new TokenBuckets();
@@ -187,6 +192,7 @@ export abstract class Store {
     collection.add(record);
     this.ops.push(['put', name, record]);
     this.undo?.push(() => collection.delete(record));
+    this.reach?.tenants.add(tenantOf(record));
     return record;
   }
 
@@ -200,6 +206,7 @@ export abstract class Store {
     collection.replace(current, next);
     this.ops.push(['put', name, next]);
     this.undo?.push(() => collection.replace(next, current));
+    this.reach?.tenants.add(tenantOf(current));
     return next;
   }
 
@@ -210,6 +217,7 @@ export abstract class Store {
     collection.delete(current);
     this.ops.push(['del', name, id]);
     this.undo?.push(() => collection.add(current));
+    this.reach?.tenants.add(tenantOf(current));
     return true;
   }
 
@@ -227,6 +235,7 @@ export abstract class Store {
     }
     for (const name of COLLECTION_NAMES) this.collections[name].clear();
     this.ops.push(['clear']);
+    if (this.reach) this.reach.every = true;
   }
 
   /** Runs `mutate` as a write: its onCommitted hooks are gathered and answered with its result. */
@@ -291,4 +300,9 @@ export abstract class Store {
   #collection(name: CollectionName): Collection<AnyRecord> {
     return this.collections[name] as unknown as Collection<AnyRecord>;
   }
+}
+
+/** The tenant a record belongs to: its tenantId, or its own id for a tenant. */
+function tenantOf(record: AnyRecord): string {
+  return record.tenantId ?? record.id;
 }

@@ -213,14 +213,12 @@ export class Dispatcher implements Deliveries {
     const id = seen.id;
     let next: string | null = null;
     try {
-      await store.write(() => {
+      // The mutation may run more than once (a shared store finds its tenants first): it only reads and writes the store.
+      const doubled = await store.write(() => {
+        next = null;
         const current = store.get('deliveries', id);
-        if (!current) return;
-        if (current.attempts.length !== seen.attempts.length) {
-          this.#doubled += 1;
-          this.#logger?.log('warn', 'an attempt was made twice after a fault; the first outcome stored stands', { delivery: id });
-          return;
-        }
+        if (!current) return false;
+        if (current.attempts.length !== seen.attempts.length) return true;
         const attempts = [...current.attempts, attempt];
         const failures = attempts.length;
         if (ok) {
@@ -233,9 +231,15 @@ export class Dispatcher implements Deliveries {
           store.update('deliveries', id, { status: 'failed', attempts, nextAttemptAt: next, updatedAt: clock.iso() });
         } else {
           store.update('deliveries', id, { status: 'dead', attempts, nextAttemptAt: null, updatedAt: clock.iso() });
-          this.#logger?.log('warn', 'delivery moved to the DLQ', { delivery: id, webhook: current.webhookId, event: current.eventId });
         }
+        return false;
       });
+      if (doubled) {
+        this.#doubled += 1;
+        this.#logger?.log('warn', 'an attempt was made twice after a fault; the first outcome stored stands', { delivery: id });
+      } else if (next === null && !ok && store.get('deliveries', id)?.status === 'dead') {
+        this.#logger?.log('warn', 'delivery moved to the DLQ', { delivery: id, webhook: seen.webhookId, event: seen.eventId });
+      }
     } catch (error) {
       this.#logger?.log('error', 'could not record a delivery attempt; trying again', { delivery: id, error: (error as Error).message });
       const again = new Promise<void>((resolve) => {

@@ -1,8 +1,8 @@
 /**
  * What a write transaction of postgres/store.ts leaves in the database: the rows of its
  * operations (a put upserts the record's row, the jsonb record beside its indexed columns; a
- * delete deletes it; a reset truncates every collection's table) and its change-log entries;
- * and the error a failed transaction answers.
+ * delete deletes it; a reset truncates every collection's table), and the error a failed
+ * transaction answers. Its change-log entries are locks.ts's.
  */
 import type pg from 'pg';
 import { ApiError } from '../../errors.js';
@@ -10,7 +10,6 @@ import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
 import type { StoreOp } from '../store.js';
 import { ROW_COLUMNS, rowOf, tableOf } from './schema.js';
-import type { ChangeKind } from './changes.js';
 
 /** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
 export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {
@@ -50,17 +49,6 @@ export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<
       columns,
     );
   }
-}
-
-/** Appends one change-log entry per kind of change, and the NOTIFY other processes hear at commit; answers the last sequence number. */
-export async function appendChanges(client: pg.ClientBase, origin: string, entries: Array<[ChangeKind, unknown]>): Promise<number> {
-  const { rows } = await client.query<{ seq: string }>(
-    `WITH appended AS (
-       INSERT INTO svc_changes (origin, kind, body) SELECT $1, kind, body FROM unnest($2::text[], $3::jsonb[]) AS entry(kind, body) RETURNING seq)
-     SELECT max(seq) AS seq, pg_notify('svc_changes', max(seq)::text) FROM appended`,
-    [origin, entries.map(([kind]) => kind), entries.map(([, body]) => JSON.stringify(body))],
-  );
-  return Number(rows[0]!.seq);
 }
 
 /** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */

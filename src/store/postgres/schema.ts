@@ -20,8 +20,10 @@ export const PG_SCHEMA_VERSION = 1;
 export const LOCKS = {
   /** Held from opening until seeded: migrations, the first seed. */
   start: [0x5356_4301, 1],
-  /** Held by every write transaction: writes are applied in one order everywhere. */
+  /** Store-wide: shared by every write of some tenants, exclusive for a write of every tenant (a reset); see locks.ts. */
   write: [0x5356_4301, 2],
+  /** Held from a change-log append to its commit, so entries commit in sequence order. */
+  changes: [0x5356_4301, 3],
 } as const;
 
 /** `apiKeys` → `svc_api_keys`. */

@@ -12,6 +12,7 @@ import type { DeliveryRecord } from '../records.js';
 import type { RemoteChange } from '../store.js';
 import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { sessionLimits } from './connection.js';
+import { tenantKey } from './locks.js';
 import { LOCKS } from './schema.js';
 import { openSharedClock } from './shared.js';
 import { PostgresStore } from './store.js';
@@ -216,6 +217,27 @@ describe.skipIf(!postgres.available)('the PostgreSQL store when the database or 
     expect(waited).toBeGreaterThan(500);
     expect(waited).toBeLessThan(2_500);
     await expect(stalled.query('COMMIT')).rejects.toThrow();
+    await stalled.end().catch(() => {});
+    await store.close();
+  });
+
+  it('lets writes of other tenants pass a process stalled inside a write of one tenant', async () => {
+    const url = await server.database();
+    const { store } = await PostgresStore.open(url, { holdMs: 1_500 });
+    await store.compact();
+    // A peer stopped inside a write of ten_stalled: it holds that tenant's lock and the shared side of the store-wide one.
+    const stalled = new pg.Client({ connectionString: url, ...sessionLimits(1_500, 'writer') });
+    stalled.on('error', () => {});
+    await stalled.connect();
+    await stalled.query(
+      `BEGIN; SELECT pg_advisory_xact_lock_shared(${LOCKS.write.join(', ')}), pg_advisory_xact_lock(${0x5356_4302}, ${tenantKey('ten_stalled')})`,
+    );
+    let started = performance.now();
+    await Promise.all(['ten_a', 'ten_b', 'ten_c'].map((tenantId) => store.write(() => store.insert('apps', appRecord({ tenantId })))));
+    expect(performance.now() - started).toBeLessThan(750);
+    started = performance.now();
+    await store.write(() => store.insert('apps', appRecord({ tenantId: 'ten_stalled' })));
+    expect(performance.now() - started).toBeGreaterThan(750);
     await stalled.end().catch(() => {});
     await store.close();
   });

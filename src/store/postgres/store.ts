@@ -2,11 +2,13 @@
  * The PostgreSQL store (issues 20, 31): the same collections in memory as the file store, kept
  * in a database that several `svc serve` processes share, so that any of them answers any request.
  *
- * - A write is one transaction under one advisory lock, so writes are applied in one order
- *   everywhere. Inside it the process first catches up with what the others wrote, then runs
- *   the services' mutations on records that are current (their unique checks hold across
- *   processes; the tables' constraints back them), then stores the rows and one entry of the
- *   change log. Writes that arrive while one transaction runs share the next (group commit).
+ * - A write is one transaction holding the locks of the tenants it touches (locks.ts), so
+ *   the writes of one tenant are applied in one order everywhere and different tenants' do
+ *   not wait for each other. Inside it the process first catches up with what the others
+ *   wrote, then runs the services' mutations on records that are current (their unique checks
+ *   hold across processes; the tables' constraints back them), then stores the rows and its
+ *   change-log entries and commits. Writes that arrive while one transaction runs share the
+ *   next of their lane (group commit); a process runs one lane per group of tenants at once.
  *   A transaction that fails takes back its changes in memory and answers 503 (409 on a
  *   unique constraint).
  * - Every other process follows the change log: at the start of each request (`sync()`), on
@@ -30,8 +32,9 @@ import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
-import { appendChanges, failureOf, orUnavailable, storeRows } from './rows.js';
+import { failureOf, orUnavailable, storeRows } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
+import { appendAndCommit, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
 
 import type { ChangeKind, ChangeLog } from './changes.js';
 import { claimAttempt, PostgresFaults, takeToken } from './shared.js';
@@ -39,6 +42,8 @@ import { Connection, DEFAULT_HOLD_MS, isStatementError, sessionLimits } from './
 
 /** How often a process looks at the change log when no NOTIFY came. */
 const POLL_MS = 1_000;
+/** Least time between two catch-ups of one process (see sync()). */
+const SYNC_GAP_MS = 2;
 /** Change-log entries older than this are pruned; a process further behind reloads every table. */
 const CHANGE_LOG_KEEP = '10 minutes';
 const PRUNE_EVERY_WRITES = 500;
@@ -53,8 +58,15 @@ export interface PostgresStoreOptions {
 
 interface PendingWrite {
   mutate: () => unknown;
+  scope: Scope;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+}
+
+interface Lane {
+  readonly connection: Connection;
+  queue: PendingWrite[];
+  writing: Promise<void> | null;
 }
 
 type ChangeRow = { seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null };
@@ -69,15 +81,19 @@ export class PostgresStore extends Store implements ChangeLog {
   readonly origin = `proc_${randomBase62(12)}`;
   readonly url: string;
   readonly #pool: pg.Pool;
-  readonly #writer: Connection;
+  /** The connections and queues of writes, one lane per group of tenants (locks.ts). */
+  readonly #lanes: Lane[];
   readonly #listener: Connection;
   /** Holds the start lock until the store is seeded (compact()); null once let go. */
   #starter: pg.Client | null;
   #lastSeq: number;
-  #queue: PendingWrite[] = [];
-  #writing: Promise<void> | null = null;
+  /** Entries this process appended past #lastSeq: in memory already, so the catch-up passes over them. */
+  readonly #ownSeqs = new Set<number>();
   #syncing: Promise<void> | null = null;
   #syncAgain: Promise<void> | null = null;
+  /** Whether the catch-up in #syncing has sent its query (before, a request may still join it), and when the last one did. */
+  #syncStarted = false;
+  #syncStartedAt = Number.NEGATIVE_INFINITY;
   #writes = 0;
   #lastWriteError: unknown = null;
   #closed = false;
@@ -91,7 +107,7 @@ export class PostgresStore extends Store implements ChangeLog {
     super();
     this.url = url;
     this.#pool = pool;
-    this.#writer = new Connection(config);
+    this.#lanes = Array.from({ length: WRITE_LANES }, () => ({ connection: new Connection(config), queue: [], writing: null }));
     this.#listener = new Connection(config, async (client) => {
       client.on('notification', () => void this.sync().catch(() => {}));
       await client.query('LISTEN svc_changes');
@@ -140,7 +156,7 @@ export class PostgresStore extends Store implements ChangeLog {
       if (!seeded) await starter.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
       const lastSeq = await currentSeq(starter);
       store = new PostgresStore(url, config, pool, starter, lastSeq);
-      await Promise.all([store.#writer.get(), store.#listener.get()]);
+      await Promise.all([store.#lanes[0]!.connection.get(), store.#listener.get()]);
       await store.#loadAll(starter);
       store.#faults = await PostgresFaults.open(store);
       if (seeded) await store.#endStart();
@@ -183,10 +199,32 @@ export class PostgresStore extends Store implements ChangeLog {
 
   write<T>(mutate: () => T): Promise<T> {
     if (this.#closed) return Promise.reject(new ApiError('store_unavailable', 'the store is closed'));
+    const scope = this.#scopeOf(mutate);
+    const lane = this.#lanes[laneOf(scope)]!;
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ mutate, resolve: resolve as (value: unknown) => void, reject });
-      this.#writing ??= this.#drain();
+      lane.queue.push({ mutate, scope, resolve: resolve as (value: unknown) => void, reject });
+      lane.writing ??= this.#drain(lane);
     });
+  }
+
+  /**
+   * The tenants a write will touch, found by running it on the records as they are and taking
+   * it back at once (nothing else runs in between). Its transaction locks them and runs it
+   * again on current records; should it then reach further, it runs once more holding every
+   * tenant.
+   */
+  #scopeOf(mutate: () => unknown): Scope {
+    const extra = this.#extra.length;
+    const undo: Array<() => void> = [];
+    this.reach = { tenants: new Set(), every: false };
+    try {
+      this.mutateAll([{ mutate }], [], undo, []);
+      for (const step of undo.reverse()) step();
+      return this.reach.every ? null : this.reach.tenants;
+    } finally {
+      this.reach = null;
+      this.#extra.length = extra;
+    }
   }
 
   /**
@@ -199,26 +237,25 @@ export class PostgresStore extends Store implements ChangeLog {
     });
   }
 
-  async #drain(): Promise<void> {
+  async #drain(lane: Lane): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
-        const batch = this.#queue;
-        this.#queue = [];
-        await this.#transaction(batch);
+      while (lane.queue.length > 0) {
+        const batch = lane.queue;
+        lane.queue = [];
+        await this.#transaction(lane, batch, unionOf(batch.map((write) => write.scope)));
       }
     } finally {
-      this.#writing = null;
+      lane.writing = null;
     }
   }
 
-  /** One transaction for the writes gathered meanwhile. */
-  async #transaction(batch: PendingWrite[]): Promise<void> {
+  /** One transaction for the writes a lane gathered meanwhile, holding the locks of `scope`. */
+  async #transaction(lane: Lane, batch: PendingWrite[], scope: Scope): Promise<void> {
     let client: pg.Client;
     try {
-      client = await this.#writer.get();
+      client = await lane.connection.get();
     } catch (error) {
       this.#lastWriteError = error;
-      this.#extra = [];
       const answer = new ApiError('store_unavailable', `the database cannot be reached: ${(error as Error).message}`);
       for (const write of batch) write.reject(answer);
       return;
@@ -227,36 +264,45 @@ export class PostgresStore extends Store implements ChangeLog {
     const outcomes: Outcome[] = [];
     const ops: StoreOp[] = [];
     try {
-      // One round trip: begin, take the write lock, read what others wrote since (lastSeq is an integer).
+      // One round trip: begin, take the locks, read what others wrote since (lastSeq is an integer).
       const opened = (await client.query(
-        `BEGIN; SELECT pg_advisory_xact_lock(${LOCKS.write.join(', ')});
+        `BEGIN; ${lockStatement(scope)};
          SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > ${Math.trunc(this.#lastSeq)} ORDER BY seq`,
       )) as unknown as Array<pg.QueryResult<ChangeRow>>;
       await this.#apply(opened[2]!.rows, client);
+      this.reach = { tenants: new Set(), every: false };
       this.mutateAll(batch, ops, undo, outcomes);
+      const reach: Scope = this.reach.every ? null : this.reach.tenants;
+      this.reach = null;
       const extra = this.#extra;
       this.#extra = [];
+      if (!within(reach, scope)) {
+        // On current records the writes reach a tenant their first look did not: again, holding every tenant.
+        for (const step of undo.reverse()) step();
+        await client.query('ROLLBACK');
+        return this.#transaction(lane, batch, null);
+      }
       if (ops.length > 0 || extra.length > 0) {
         await storeRows(client, ops);
         for (const change of extra) for (const [sql, values] of change.statements) await client.query(sql, values);
         const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
         for (const change of extra) entries.push([change.kind, change.body]);
-        const seq = await appendChanges(client, this.origin, entries);
-        if (++this.#writes % PRUNE_EVERY_WRITES === 0) await client.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`);
-        await client.query('COMMIT');
-        this.#lastSeq = Math.max(this.#lastSeq, seq);
+        this.#own(await appendAndCommit(client, this.origin, entries));
+        if (++this.#writes % PRUNE_EVERY_WRITES === 0) {
+          void this.#pool.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`).catch(() => {});
+        }
       } else {
         await client.query('COMMIT');
       }
       this.#lastWriteError = null;
     } catch (error) {
+      this.reach = null;
       // A statement the database refused leaves a good session; anything else (a lost link, a
       // timeout, a session the server ended while this process was stopped) leaves one whose
       // state is unknown: end it and connect anew on the next write.
       if (isStatementError(error)) await client.query('ROLLBACK').catch(() => {});
-      else this.#writer.drop(client, (error as Error).message);
+      else lane.connection.drop(client, (error as Error).message);
       for (const step of undo.reverse()) step();
-      this.#extra = [];
       this.#lastWriteError = isStatementError(error) ? null : error;
       const answer = failureOf(error);
       for (const write of batch) write.reject(answer);
@@ -270,15 +316,23 @@ export class PostgresStore extends Store implements ChangeLog {
     });
   }
 
+  /** Notes this process's own committed entries (already in memory), and moves past them once nothing before them is missing. */
+  #own(seqs: number[]): void {
+    for (const seq of seqs) this.#ownSeqs.add(seq);
+    while (this.#ownSeqs.delete(this.#lastSeq + 1)) this.#lastSeq += 1;
+  }
+
   /**
    * Applies what other processes wrote since this one last looked. Runs on the writer's
    * connection inside a write (under the lock), or on the pool for sync().
    */
   async #catchUp(client: pg.ClientBase | pg.Pool): Promise<void> {
-    const { rows } = await client.query<ChangeRow>(
-      `SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > $1 ORDER BY seq`,
-      [this.#lastSeq],
-    );
+    const { rows } = await client.query<ChangeRow>({
+      // Prepared once per connection: every request of every process runs it.
+      name: 'svc_catch_up',
+      text: `SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > $1 ORDER BY seq`,
+      values: [this.#lastSeq],
+    });
     await this.#apply(rows, client);
   }
 
@@ -294,12 +348,14 @@ export class PostgresStore extends Store implements ChangeLog {
       const last = Number(rows[rows.length - 1]!.seq);
       await this.#loadAll(client);
       this.#lastSeq = Math.max(this.#lastSeq, last);
+      for (const seq of this.#ownSeqs) if (seq <= this.#lastSeq) this.#ownSeqs.delete(seq);
       return;
     }
     for (const row of rows) {
       const seq = Number(row.seq);
       if (seq <= this.#lastSeq) continue;
       this.#lastSeq = seq;
+      if (this.#ownSeqs.delete(seq)) continue;
       this.#handlers.get(row.kind)?.(row.body);
     }
   }
@@ -307,11 +363,22 @@ export class PostgresStore extends Store implements ChangeLog {
   /**
    * Catches up with the change log. Requests that arrive while one catch-up runs share the
    * next one (which starts after they arrived, so it sees every write committed before them).
+   * Catch-ups start at most once per SYNC_GAP_MS: under load each serves every request that
+   * arrived meanwhile, so the database answers a few hundred a second per process, not one
+   * per request (with three processes that cost more than the requests themselves).
    */
   override sync(): Promise<void> {
     if (this.#closed) return Promise.resolve();
+    if (this.#syncing && !this.#syncStarted) return this.#syncing;
     if (!this.#syncing) {
-      this.#syncing = this.#catchUp(this.#pool).finally(() => {
+      const wait = this.#syncStartedAt + SYNC_GAP_MS - performance.now();
+      const start = (): Promise<void> => {
+        this.#syncStarted = true;
+        this.#syncStartedAt = performance.now();
+        return this.#catchUp(this.#pool);
+      };
+      this.#syncStarted = false;
+      this.#syncing = (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)).then(start) : start()).finally(() => {
         this.#syncing = null;
       });
       return this.#syncing;
@@ -327,16 +394,20 @@ export class PostgresStore extends Store implements ChangeLog {
   }
 
   async settled(): Promise<void> {
-    while (this.#writing) await this.#writing.catch(() => {});
+    for (;;) {
+      const writing = this.#lanes.map((lane) => lane.writing).filter((w): w is Promise<void> => w !== null);
+      if (writing.length === 0) return;
+      await Promise.allSettled(writing);
+    }
   }
 
   get writable(): boolean {
-    return this.#lastWriteError === null && this.#writer.state.up && !this.#closed;
+    return this.#lastWriteError === null && this.#lanes[0]!.connection.state.up && !this.#closed;
   }
 
   override get unavailableReason(): string {
     if (this.#closed) return 'the store is closed';
-    const writer = this.#writer.state;
+    const writer = this.#lanes[0]!.connection.state;
     if (!writer.up) return `the database cannot be written: ${writer.reason}`;
     if (this.#lastWriteError !== null) return `the last write failed: ${(this.#lastWriteError as Error).message}`;
     return 'the database cannot be written';
@@ -377,7 +448,7 @@ export class PostgresStore extends Store implements ChangeLog {
     clearInterval(this.#poll);
     await this.#syncing?.catch(() => {});
     await this.#starter?.end().catch(() => {});
-    await Promise.allSettled([this.#writer.close(), this.#listener.close()]);
+    await Promise.allSettled([...this.#lanes.map((lane) => lane.connection.close()), this.#listener.close()]);
     await this.#pool.end().catch(() => {});
   }
 }
