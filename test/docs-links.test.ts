@@ -2,7 +2,7 @@
  * Every citation and relative link resolves inside the repo, so a reader with only the checkout can follow it:
  * "D9" (or "DESIGN D9") is docs/design.md#d9, "spec part 6" (or "part 6", "part 6.2") is docs/service-api.md#part-6,
  * a `docs/page.md#anchor` written in code names a page and an anchor that exist, and every relative Markdown link
- * in README.md, ARCHITECTURE.md, bench/README.md and docs/ reaches a file and, after `#`, an anchor in it.
+ * in README.md, ARCHITECTURE.md, bench/README.md, conformance/README.md and docs/ reaches a file and, after `#`, an anchor in it.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,7 +114,9 @@ function unresolved(root: string, skip: readonly string[] = []): string[] {
   }
 
   const pages = [
-    ...['README.md', 'ARCHITECTURE.md', 'bench/README.md'].map((name) => join(root, name)).filter((path) => anchorsIn(path) !== undefined),
+    ...['README.md', 'ARCHITECTURE.md', 'bench/README.md', 'conformance/README.md']
+      .map((name) => join(root, name))
+      .filter((path) => anchorsIn(path) !== undefined),
     ...walk(join(root, 'docs'), (path) => path.endsWith('.md')),
   ];
   for (const page of pages) {
