@@ -33,8 +33,8 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { registerOpenApiDocument } from './routes/openapi.js';
 import { usersRoutes } from './routes/users.js';
-import { providerPages } from './ui/provider.js';
-import { passkeyDemoRoutes } from './ui/passkey-demo.js';
+import { providerPages } from './routes/provider.js';
+import { passkeyDemoRoutes } from './routes/passkey-demo.js';
 
 export const API_BASE_PATH = '/v1';
 

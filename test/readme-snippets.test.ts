@@ -1,6 +1,6 @@
 /**
- * README snippets that talk to the emulator are cut out of README.md and run against a real
- * one: the Telegram snippet must sign data the emulator accepts even after `svc clock advance`
+ * Documentation snippets that talk to the emulator are cut out of docs/sign-in.md and run against
+ * a real one: the Telegram snippet must sign data the emulator accepts even after `svc clock advance`
  * (issue 16 item 4), and the passkey-origin snippet must add an origin while keeping the others
  * (issue 16 item 11).
  */
@@ -8,15 +8,15 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
 
-const README = new URL('../README.md', import.meta.url);
+const PAGE = new URL('../docs/sign-in.md', import.meta.url);
 
-/** The first ```js block after `marker` in README.md. */
+/** The first ```js block after `marker` in docs/sign-in.md. */
 function snippet(marker: string): string {
-  const readme = readFileSync(README, 'utf8');
-  const at = readme.indexOf(marker);
-  if (at === -1) throw new Error(`README.md has no "${marker}"`);
-  const match = /```js\n([^]*?)```/.exec(readme.slice(at));
-  if (!match) throw new Error(`no \`\`\`js block after "${marker}" in README.md`);
+  const page = readFileSync(PAGE, 'utf8');
+  const at = page.indexOf(marker);
+  if (at === -1) throw new Error(`docs/sign-in.md has no "${marker}"`);
+  const match = /```js\n([^]*?)```/.exec(page.slice(at));
+  if (!match) throw new Error(`no \`\`\`js block after "${marker}" in docs/sign-in.md`);
   return match[1]!;
 }
 
@@ -25,7 +25,7 @@ async function runSnippet<T>(source: string, origin: string, exports = ''): Prom
   return (await import(`data:text/javascript;base64,${Buffer.from(runnable).toString('base64')}`)) as T;
 }
 
-describe('README snippets against a real emulator', () => {
+describe('docs/sign-in.md snippets against a real emulator', () => {
   let svc: TestEmulator;
   beforeAll(async () => {
     svc = await startTestEmulator();

@@ -1,5 +1,5 @@
 /**
- * The operations of the spec (spec/service-api.md, part 4 "Endpoints"), kept here so that the
+ * The operations of the spec (docs/service-api.md, part 4 "Endpoints"), kept here so that the
  * repository stands alone: 15 areas, 56 operations, each with the method and the path relative
  * to the base URL (in OpenAPI's `{param}` form), and the operationId the document and the typed
  * client give it. test/openapi.test.ts compares the served document with this catalogue both

@@ -80,7 +80,7 @@ describe('a disk that fails under a running server', () => {
       const crashed = await afterCrash(svc.dataDir);
       expect(crashed.get('apps', before)?.name).toBe('Before the disk filled');
       expect(crashed.get('apps', after)?.name).toBe('After space was freed');
-      // The 503'd change stayed in memory and went out with the next batch (README: Reliability).
+      // The 503'd change stayed in memory and went out with the next batch (docs/serve.md#reliability).
       expect([...crashed.all('apps')].some((app) => app.name === 'Refused while full')).toBe(true);
       await crashed.close();
       // The journal holds only whole lines: the torn half was cut before the next append.

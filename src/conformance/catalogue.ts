@@ -26,7 +26,8 @@ import type { Check } from './types.js';
 /** Checks that move the emulator clock (and so end sessions and come due deliveries) run last. */
 const movesClock = (check: Check): boolean => check.uses?.clock === 'moves';
 
-export const CATALOGUE: readonly Check[] = [
+/** The checks as their files declare them, in report order. */
+export const CHECKS: readonly Check[] = [
   ...healthChecks,
   ...authChecks,
   ...errorChecks,
@@ -52,6 +53,21 @@ export const CATALOGUE: readonly Check[] = [
   // Alone at the end: its flood of requests would hold up any check running beside it.
   ...rateLimitChecks,
 ];
+
+const SPEC_PAGE = 'docs/service-api.md';
+const DESIGN_PAGE = 'docs/design.md';
+
+/**
+ * A check's citations followed by the pages that hold them ("part 6, D9" gets "— docs/service-api.md#part-6,
+ * docs/design.md#d9"): `spec` is printed by --list and every report, and a bare number names no file.
+ */
+export function withDocPaths(spec: string): string {
+  const paths = [...spec.matchAll(/\bparts? (\d+)|\bD(\d{1,2})\b/g)].map((m) => (m[1] === undefined ? `${DESIGN_PAGE}#d${m[2]}` : `${SPEC_PAGE}#part-${m[1]}`));
+  return paths.length === 0 ? spec : `${spec} — ${[...new Set(paths)].join(', ')}`;
+}
+
+/** The catalogue a run uses: every check, its citations resolvable in the repo's docs/. */
+export const CATALOGUE: readonly Check[] = CHECKS.map((check) => ({ ...check, spec: withDocPaths(check.spec) }));
 
 /** Ids must be unique and every check must say where its rule comes from. */
 export function catalogueProblems(checks: readonly Check[] = CATALOGUE): string[] {

@@ -7,7 +7,7 @@
 import type { Client } from '../client/index.js';
 import type { Receiver } from './receiver.js';
 
-/** `spec`: only what spec/service-api.md states. `emulator`: also every DESIGN decision and the control plane. */
+/** `spec`: only what docs/service-api.md states. `emulator`: also every decision of docs/design.md and the control plane. */
 export type Profile = 'spec' | 'emulator';
 
 export interface Check {

@@ -1,6 +1,6 @@
 /**
- * The README's paste-ready verification snippet ("Verifying in your own handler") must agree
- * with the sender: it is cut out of README.md, compiled, and run on signed deliveries.
+ * The paste-ready verification snippet ("Verifying in your own handler") must agree with the
+ * sender: it is cut out of docs/listen.md, compiled, and run on signed deliveries.
  */
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -9,16 +9,16 @@ import { signDelivery } from '../webhooks/signature.js';
 
 type VerifyWebhook = (secret: string, rawBody: Buffer | string, headers: Record<string, string | undefined>, nowSeconds?: number) => void;
 
-const README = new URL('../../README.md', import.meta.url);
+const README = new URL('../../docs/listen.md', import.meta.url);
 const secret = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
 const body = '{"id":"evt_1","type":"user.created","created_at":"2026-11-21T10:00:00.000Z","api_version":"2026-11-01","data":{}}';
 const now = 1_800_000_000;
 
 function snippet(): string {
   const readme = readFileSync(README, 'utf8');
-  const section = readme.slice(readme.indexOf('### Verifying in your own handler'));
+  const section = readme.slice(readme.indexOf('## Verifying in your own handler'));
   const match = /```ts\n([^]*?)```/.exec(section);
-  if (!match) throw new Error('no ```ts block under "Verifying in your own handler" in README.md');
+  if (!match) throw new Error('no ```ts block under "Verifying in your own handler" in docs/listen.md');
   return match[1]!;
 }
 

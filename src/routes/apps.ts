@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
-import { appView, createApp, deleteApp, getApp, listApps, updateApp } from '../services/apps.js';
+import { appView, createTenantApp, deleteApp, getApp, listApps, updateApp } from '../services/apps.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 
@@ -36,7 +36,7 @@ export function appsRoutes(rt: Runtime) {
         request: jsonBody(CreateAppBody),
         responses: { 201: jsonResponse(envelope(App), 'The app'), ...errorResponses(409) },
       }),
-      async (c) => c.json({ data: appView(await createApp(rt, c.get('tenant').id, c.req.valid('json'))) }, 201),
+      async (c) => c.json({ data: appView(await createTenantApp(rt, c.get('tenant').id, c.req.valid('json'))) }, 201),
     )
     .openapi(
       createRoute({

@@ -48,7 +48,8 @@ export function appRecord(tenantId: string, input: CreateAppInput, now: string):
   };
 }
 
-export async function createApp(rt: Runtime, tenantId: string, input: CreateAppInput): Promise<AppRecord> {
+/** Adds an app to a tenant (a name unique within it). Named apart from `createApp` in app.ts, which makes the HTTP app. */
+export async function createTenantApp(rt: Runtime, tenantId: string, input: CreateAppInput): Promise<AppRecord> {
   return rt.store.write(() => {
     assertNameFree(rt, tenantId, input.name);
     return rt.store.insert('apps', appRecord(tenantId, input, rt.clock.iso()));

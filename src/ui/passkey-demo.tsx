@@ -1,5 +1,5 @@
 /**
- * The passkey demo at /_emulator/ui/passkey: a page where a person (or a browser test with a
+ * The passkey demo's page (served by `routes/passkey-demo.tsx` at /_emulator/ui/passkey): a page where a person (or a browser test with a
  * virtual authenticator) registers a passkey and logs in with it against this emulator's
  * /v1/auth/passkey endpoints, with the tenant's API key. Behind the control plane's
  * loopback/admin guard (D11). The page's origin must be one of the tenant's
@@ -7,9 +7,6 @@
  * either is wrong the page says so in an alert that names the fix (for the origin, the exact
  * PATCH /v1/tenant call that adds it and keeps the others, since PATCH replaces the list).
  */
-import { Hono } from 'hono';
-import { controlPlaneGuard } from '../middleware/admin.js';
-import type { Runtime } from '../runtime.js';
 import { Layout } from './layout.js';
 
 /** Talks to the API with fetch and to the authenticator with navigator.credentials. */
@@ -157,7 +154,8 @@ const SCRIPT = `
 })();
 `;
 
-function PasskeyDemoPage({ apiKey }: { apiKey: string }) {
+/** The page, with the API key field filled in with `apiKey`. */
+export function PasskeyDemoPage({ apiKey }: { apiKey: string }) {
   return (
     <Layout title="Passkey demo" nav={false}>
       <div class="card">
@@ -236,12 +234,4 @@ function PasskeyDemoPage({ apiKey }: { apiKey: string }) {
       <script dangerouslySetInnerHTML={{ __html: SCRIPT }} />
     </Layout>
   );
-}
-
-/** The demo page's routes, mounted at /_emulator/ui/passkey. `?key=` fills in the API key. */
-export function passkeyDemoRoutes(rt: Runtime) {
-  const app = new Hono();
-  app.use('*', controlPlaneGuard(rt.options.adminToken));
-  app.get('/', (c) => c.html(<PasskeyDemoPage apiKey={c.req.query('key') ?? ''} />));
-  return app;
 }

@@ -30,7 +30,7 @@ export function registerConformance(program: Command): void {
   const reporters: ReporterChoice[] = [];
   program
     .command('conformance')
-    .description('Check a deployment against the spec (and, where /_emulator answers, against DESIGN)')
+    .description("Check a deployment against the service's API (docs/service-api.md) and, where /_emulator answers, svc's design (docs/design.md)")
     .option('--url <url>', 'the deployment: its base URL (…/v1), or its origin, to which /v1 is added (env SVC_URL)', process.env['SVC_URL'])
     .option('--api-key <key>', 'API key of the tenant to test (env SVC_API_KEY)', process.env['SVC_API_KEY'])
     .option('--second-api-key <key>', 'a key of another tenant, for isolation checks (env SVC_SECOND_API_KEY)', process.env['SVC_SECOND_API_KEY'])
@@ -76,6 +76,7 @@ export function registerConformance(program: Command): void {
       'after',
       `
 Exit codes: 0 every selected check passed, 1 failures, 2 bad usage / unreachable target / key rejected, 130 interrupted.
+Each check names where its rule comes from: "part N" is a part of docs/service-api.md, "Dn" a rule of docs/design.md.
 
 Examples:
   $ svc conformance --url http://127.0.0.1:4010 --api-key sk_test_acmeLocalDevKey00000000000000001

@@ -4,7 +4,7 @@ import { envelope, paginated } from '../../schemas/common.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { SpecPage, expectError, expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
-import { createApp, missingId, removal } from './support.js';
+import { createRunApp, missingId, removal } from './support.js';
 import { pageBoundChecks, pagingChecks } from './paging.js';
 
 export const appChecks: Check[] = [
@@ -31,7 +31,7 @@ export const appChecks: Check[] = [
     profile: 'spec',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'app');
+      const app = await createRunApp(ctx, 'app');
       const read = await ctx.client.request('GET', `/apps/${app.id}`);
       const data = expectSuccess(read, 200, 'part 4: get app');
       expect(data['id'] === app.id, 'part 4: GET /apps/:id answers that app', `data.id is ${JSON.stringify(data['id'])}`, read);
@@ -45,7 +45,7 @@ export const appChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'app201', { description: 'conformance', allowedOrigins: ['http://localhost:3000'] });
+      const app = await createRunApp(ctx, 'app201', { description: 'conformance', allowedOrigins: ['http://localhost:3000'] });
       expectStatus(app.result, 201, 'part 7/D15: create → 201 Created');
       const { data } = expectShape(app.result, envelope(App), 'D15: the app fields');
       expect(data.name === app.name && data.description === 'conformance', 'D15: the app holds what was sent', 'name or description differ', app.result);
@@ -89,7 +89,7 @@ export const appChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'upd', { description: 'before' });
+      const app = await createRunApp(ctx, 'upd', { description: 'before' });
       const name = ctx.name('renamed');
       const result = await ctx.client.apps.update(app.id, { name });
       const { data } = expectShape(result, envelope(App), 'D15: PATCH answers the app');
@@ -110,7 +110,7 @@ export const appChecks: Check[] = [
     profile: 'spec',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'del');
+      const app = await createRunApp(ctx, 'del');
       expectStatus(await ctx.client.request('DELETE', `/apps/${app.id}`), [200, 204], 'part 4: delete app succeeds');
       expectError(await ctx.client.request('GET', `/apps/${app.id}`), 404, 'part 4/7: a deleted app is not found (404)');
     },
@@ -123,7 +123,7 @@ export const appChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'del2');
+      const app = await createRunApp(ctx, 'del2');
       const result = await ctx.client.apps.delete(app.id);
       expectStatus(result, 200, 'D15: delete answers 200');
       const { data } = expectShape(result, envelope(Deleted), 'D15: delete answers {id, deleted: true}');
@@ -138,7 +138,7 @@ export const appChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     run: async (ctx) => {
-      const app = await createApp(ctx, 'dup');
+      const app = await createRunApp(ctx, 'dup');
       const again = await ctx.client.apps.create({ name: app.name.toUpperCase() });
       if (again.ok) {
         const id = (again.body as { data?: { id?: string } }).data?.id;
@@ -161,6 +161,6 @@ export const appChecks: Check[] = [
       expect(JSON.stringify(body.details).includes('name'), 'D6: details name the bad field', JSON.stringify(body.details), result);
     },
   },
-  ...pagingChecks('apps', async (ctx, label) => (await createApp(ctx, label)).name),
+  ...pagingChecks('apps', async (ctx, label) => (await createRunApp(ctx, label)).name),
   ...pageBoundChecks('apps', '/apps'),
 ];

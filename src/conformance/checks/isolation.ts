@@ -6,7 +6,7 @@
 import { expect } from '../expect.js';
 import type { ApiResult } from '../../client/index.js';
 import type { Check, CheckContext } from '../types.js';
-import { createApp, createKey, createUser, secondClient } from './support.js';
+import { createRunApp, createKey, createUser, secondClient } from './support.js';
 import { quietEventType, wireWebhook } from './webhook-support.js';
 
 const RULE = 'D3/part 5: a key acts for its own tenant only';
@@ -36,7 +36,7 @@ export const isolationChecks: Check[] = [
     description: "another tenant's key cannot read, change or delete an app, and does not see it listed",
     run: async (ctx) => {
       const other = secondClient(ctx);
-      const app = await createApp(ctx, 'isolated');
+      const app = await createRunApp(ctx, 'isolated');
       expectRefused(ctx, await other.request('GET', `/apps/${app.id}`), app.name);
       expectRefused(ctx, await other.request('PATCH', `/apps/${app.id}`, { body: { name: ctx.name('stolen') } }), app.name);
       expectRefused(ctx, await other.request('DELETE', `/apps/${app.id}`), app.name);

@@ -40,7 +40,7 @@ export interface CreatedApp {
 }
 
 /** Creates an app named with the run id (body per D15) and deletes it at the end. */
-export async function createApp(ctx: CheckContext, label: string, body: Record<string, unknown> = {}): Promise<CreatedApp> {
+export async function createRunApp(ctx: CheckContext, label: string, body: Record<string, unknown> = {}): Promise<CreatedApp> {
   const name = ctx.name(label);
   const result = await ctx.client.request('POST', '/apps', { body: { name, ...body } });
   const data = created(result, 'create app (POST /apps) must succeed');
