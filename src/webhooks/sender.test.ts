@@ -51,16 +51,14 @@ describe('sendAttempt under the webhook target policy', () => {
     const outcome = await attempt(url);
     expect(outcome.ok).toBe(false);
     expect(outcome.statusCode).toBeNull();
-    expect(outcome.error).toContain(`refused by the webhook target policy: ${why}, and the webhook target policy "local" allows`);
+    expect(outcome.error).toContain(`target refused: ${why}, and the webhook target policy "local" allows`);
     expect(outcome.durationMs).toBeLessThan(1_000);
   });
 
   it('refuses loopback under public, and sends nothing', async () => {
     const before = receiver.hits();
     const outcome = await attempt(`http://127.0.0.1:${receiver.port}/hook`, { webhookTargets: 'public' });
-    expect(outcome.error).toBe(
-      'refused by the webhook target policy: 127.0.0.1 is a loopback address, and the webhook target policy "public" allows public addresses',
-    );
+    expect(outcome.error).toBe('target refused: 127.0.0.1 is a loopback address, and the webhook target policy "public" allows public addresses');
     expect(receiver.hits()).toBe(before);
   });
 

@@ -22,7 +22,7 @@ export class TargetRefusedError extends Error {
   override name = 'TargetRefusedError';
   readonly code = 'ERR_WEBHOOK_TARGET_REFUSED';
   constructor(readonly refusal: TargetRefusal) {
-    super(`refused by the webhook target policy: ${refusal.message}`);
+    super(`target refused: ${refusal.message}`);
   }
 }
 

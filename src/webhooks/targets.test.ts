@@ -83,7 +83,7 @@ describe('checkAddress', () => {
       range: 'link-local',
       policy: 'public,hooks.internal',
       message:
-        'meta.example (169.254.169.254) is a link-local address, and the webhook target policy "public,hooks.internal" allows public addresses, the hosts hooks.internal',
+        'meta.example (169.254.169.254) is a link-local address, and the webhook target policy "public,hooks.internal" allows public addresses and hooks.internal',
     });
   });
 });

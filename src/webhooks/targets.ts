@@ -101,8 +101,9 @@ export interface TargetPolicy {
   /** The policy as written, for messages. */
   readonly text: string;
   readonly ranges: ReadonlySet<AddressRange>;
-  /** The networks the policy names. */
+  /** The networks the policy names, and as written. */
   readonly networks: BlockList;
+  readonly networkTexts: readonly string[];
   /** Host names it names, lower case; `*.example.com` stands for every name under example.com. */
   readonly hosts: readonly string[];
 }
@@ -135,11 +136,14 @@ export function parseTargetPolicy(text: string): TargetPolicy {
   if (terms.length === 0) throw new TargetPolicyError('the policy is empty; give local, public, any, or networks and host names separated by commas');
   const ranges = new Set<AddressRange>();
   const networks = new BlockList();
+  const networkTexts: string[] = [];
   const hosts: string[] = [];
   for (const term of terms) {
     if (Object.hasOwn(PRESETS, term)) {
       for (const range of PRESETS[term as Preset]) ranges.add(range);
-    } else if (!addNetwork(networks, term)) {
+    } else if (addNetwork(networks, term)) {
+      networkTexts.push(term);
+    } else {
       const host = term.toLowerCase();
       if (!HOST_NAME.test(host) || /^[\d.]+$/.test(host)) {
         throw new TargetPolicyError(
@@ -149,7 +153,7 @@ export function parseTargetPolicy(text: string): TargetPolicy {
       hosts.push(host);
     }
   }
-  return { text: terms.join(','), ranges, networks, hosts };
+  return { text: terms.join(','), ranges, networks, networkTexts, hosts };
 }
 
 const parsed = new Map<string, TargetPolicy>();
@@ -175,10 +179,15 @@ export interface TargetRefusal {
   message: string;
 }
 
-function allowedRanges(policy: TargetPolicy): string {
-  const parts = [...policy.ranges].map((range) => `${range} addresses`);
-  if (policy.hosts.length > 0) parts.push(`the hosts ${policy.hosts.join(', ')}`);
-  return parts.length === 0 ? 'only the networks it names' : parts.join(', ');
+/** `a`, `a and b`, `a, b and c`. */
+function listed(parts: readonly string[]): string {
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)!}`;
+}
+
+/** What a policy allows, in words: `loopback, private and public addresses, 10.0.0.0/8 and hooks.internal`. */
+export function describeTargetPolicy(policy: TargetPolicy): string {
+  const ranges = policy.ranges.size === 5 ? ['every address'] : policy.ranges.size > 0 ? [`${listed([...policy.ranges])} addresses`] : [];
+  return listed([...ranges, ...policy.networkTexts, ...policy.hosts]);
 }
 
 /**
@@ -197,6 +206,6 @@ export function checkAddress(policy: TargetPolicy, host: string, address: string
     address,
     range,
     policy: policy.text,
-    message: `${where} is a ${range} address, and the webhook target policy "${policy.text}" allows ${allowedRanges(policy)}`,
+    message: `${where} is a ${range} address, and the webhook target policy "${policy.text}" allows ${describeTargetPolicy(policy)}`,
   };
 }
