@@ -61,6 +61,18 @@ describe('svc serve --webhook-targets', () => {
     expect(result).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
+  it('warns when others can reach it and the policy is the default', async () => {
+    // 192.0.2.1 (a documentation address) is not on this machine: the start fails after the warning, and nothing listens.
+    const warned = await runCli(['serve', '--in-memory', '--port', '0', '--host', '192.0.2.1'], { env: { SVC_WEBHOOK_TARGETS: '' } });
+    expect(warned.code).toBe(1);
+    expect(warned.stdout + warned.stderr).toContain(
+      "--host 192.0.2.1 lets others reach this emulator, and their webhooks may reach this host's private networks (--webhook-targets local, the default); on a shared host set --webhook-targets public",
+    );
+    const chosen = await runCli(['serve', '--in-memory', '--port', '0', '--host', '192.0.2.1', '--webhook-targets', 'public']);
+    expect(chosen.code).toBe(1);
+    expect(chosen.stdout + chosen.stderr).not.toContain('lets others reach');
+  });
+
   it('takes the policy from SVC_WEBHOOK_TARGETS, and the flag over it', async () => {
     const fromEnv = await serveWith([], 'public');
     const refused = await register(fromEnv, 'http://127.0.0.1:9/hook');

@@ -1,4 +1,5 @@
 /** `svc serve`: the emulator of the whole API on a file-backed store, or on a PostgreSQL one that several processes share. */
+import { isIP } from 'node:net';
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
@@ -6,7 +7,7 @@ import { createLogger, type LogFormat } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
-import { parseTargetPolicy, TargetPolicyError } from '../../webhooks/targets.js';
+import { addressRange, parseTargetPolicy, TargetPolicyError } from '../../webhooks/targets.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -32,6 +33,12 @@ function parseDnsServer(text: string): string {
   const problem = dnsServerProblem(text);
   if (problem !== null) throw new CliError(`--dns-server "${text}": ${problem}`, 2);
   return text;
+}
+
+/** Whether `svc serve --host` keeps the emulator to this machine. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) === 0 ? /^localhost\.?$/i.test(bare) : addressRange(bare) === 'loopback';
 }
 
 /** A webhook target policy (from the flag or SVC_WEBHOOK_TARGETS), read now so a bad one stops the start. */
@@ -142,6 +149,13 @@ async function serve(options: ServeOptions): Promise<void> {
   const webhookTargets =
     options.webhookTargets ?? (targetsFromEnv === undefined || targetsFromEnv === '' ? undefined : parseWebhookTargets(targetsFromEnv, 'SVC_WEBHOOK_TARGETS'));
   const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
+  if (webhookTargets === undefined && !isLoopbackHost(options.host)) {
+    // Others can reach this emulator, so its tenants may not be you: say what they can reach (issue 31).
+    logger.log(
+      'warn',
+      `--host ${options.host} lets others reach this emulator, and their webhooks may reach this host's private networks (--webhook-targets local, the default); on a shared host set --webhook-targets public (docs/webhook-targets.md)`,
+    );
+  }
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
     startTime = new Date(options.startTime);
