@@ -97,6 +97,17 @@ describe('sendAttempt under the webhook target policy', () => {
     expect(outcome).toMatchObject({ ok: false, statusCode: null, error: 'host not found (ENOTFOUND)' });
   });
 
+  it('gives up on a DNS server that does not answer, within the look-up bound', async () => {
+    const silent = await startDnsServer({ silent: true });
+    try {
+      const outcome = await attempt(`http://silent.hooks.test:${receiver.port}/hook`, { webhookDnsServer: silent.address });
+      expect(outcome).toMatchObject({ ok: false, statusCode: null, error: 'the host name was not resolved in time (ETIMEOUT)' });
+      expect(outcome.durationMs).toBeLessThan(3_000);
+    } finally {
+      await silent.close();
+    }
+  });
+
   it('resolves localhost to loopback whatever the DNS server says', async () => {
     const outcome = await attempt(`http://localhost:${receiver.port}/hook`, { webhookDnsServer: dns.address });
     expect(outcome).toMatchObject({ ok: true, statusCode: 200 });

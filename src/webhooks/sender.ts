@@ -64,6 +64,8 @@ function describeError(error: unknown, timeoutMs: number): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `host not found (${code})`;
+    case 'ETIMEOUT':
+      return 'the host name was not resolved in time (ETIMEOUT)';
     default:
       return `${code ? `${code}: ` : ''}${err.message}`;
   }

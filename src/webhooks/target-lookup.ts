@@ -26,13 +26,14 @@ export class TargetRefusedError extends Error {
   }
 }
 
+/** Bounds a look-up; c-ares keeps its own timeout, and this holds whatever it or getaddrinfo does. */
 function withTimeout<T>(work: Promise<T>, host: string, timeoutMs: number, cancel?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       cancel?.();
       reject(Object.assign(new Error(`looking up ${host} took more than ${timeoutMs} ms`), { code: 'ETIMEOUT' }));
-    }, timeoutMs);
+    }, timeoutMs + 250);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
