@@ -18,6 +18,7 @@ import type { Store } from './store/store.js';
 import type { Clock } from './clock/clock.js';
 import { VERSION } from './version.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
+import { parseTargetPolicy } from './webhooks/targets.js';
 
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -51,6 +52,8 @@ export interface Emulator {
  * the webhook dispatcher that resumes every stored delivery. createApp() takes it.
  */
 export async function createRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  // A policy that cannot be read is refused before the store is opened (it throws TargetPolicyError).
+  if (options.webhookTargets !== undefined) parseTargetPolicy(options.webhookTargets);
   if (options.storeUrl !== undefined) return createSharedRuntime(options, options.storeUrl);
   const { store, isNew } = await FileStore.open({
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),

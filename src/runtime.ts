@@ -25,6 +25,13 @@ export interface RuntimeOptions {
   deliveryTimeoutMs?: number;
   /** DNS server for custom-domain verification, `host:port` (D13); default the system's. */
   dnsServer?: string;
+  /**
+   * Which addresses webhooks may reach (issue 31; webhooks/targets.ts): presets `local`, `public`,
+   * `any`, networks and host names, comma-separated; default `local` (link-local refused).
+   */
+  webhookTargets?: string;
+  /** DNS server webhook host names are resolved with, `host:port`; default the system's look-up. */
+  webhookDnsServer?: string;
   /** Requests per second for every key, or 'off'; default the tenant plan's rate (D16). */
   rateLimit?: number | 'off';
   /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */

@@ -1,13 +1,16 @@
 /**
  * Webhooks (spec part 4, 6; DESIGN D8, D9): registrations with a signing secret answered
- * once (`whsec_` + 32 base62, sealed at rest), test events, and the deliveries list.
+ * once (`whsec_` + 32 base62, sealed at rest), test events, and the deliveries list. A URL
+ * is registered only if the webhook target policy allows it (D17, webhooks/targets.ts).
  */
-import { notFound } from '../errors.js';
+import { ApiError, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from '../schemas/webhooks.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
 import { sampleEventData } from '../webhooks/event-types.js';
+import { hostLookup, resolveTarget, urlHost } from '../webhooks/target-lookup.js';
+import { targetPolicy, type TargetRefusal } from '../webhooks/targets.js';
 import { ALL_EVENTS, isEventType, type EventType } from '../schemas/words.js';
 import { emitEvent } from './events.js';
 
@@ -53,7 +56,30 @@ export function getWebhook(rt: Runtime, tenantId: string, id: string): WebhookRe
   return webhook;
 }
 
+/**
+ * Refuses a URL whose host is, or resolves to, an address the policy refuses (400). A name
+ * that does not resolve now is let through: every attempt resolves and checks it again.
+ */
+async function checkTarget(rt: Runtime, url: string): Promise<void> {
+  const policy = targetPolicy(rt.options.webhookTargets);
+  let refusal: TargetRefusal | null;
+  try {
+    ({ refusal } = await resolveTarget(policy, urlHost(url), hostLookup(rt.options.webhookDnsServer)));
+  } catch {
+    return;
+  }
+  if (!refusal) return;
+  const change = `${policy.text},${refusal.address}`;
+  const message =
+    `url ${url} is not an allowed webhook target: ${refusal.message}. ` +
+    `The deployment's operator sets the policy with svc serve --webhook-targets (env SVC_WEBHOOK_TARGETS), e.g. --webhook-targets ${change}`;
+  throw new ApiError('validation_error', message, [
+    { path: 'url', message: refusal.message, policy: refusal.policy, address: refusal.address, range: refusal.range },
+  ]);
+}
+
 export async function createWebhook(rt: Runtime, tenantId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
+  await checkTarget(rt, input.url);
   const secret = newWebhookSecret();
   const now = rt.clock.iso();
   const webhook: WebhookRecord = {
@@ -74,6 +100,7 @@ export async function createWebhook(rt: Runtime, tenantId: string, input: Create
 /** Patches a webhook; `rotateSecret: true` issues a new secret, answered this once. */
 export async function updateWebhook(rt: Runtime, tenantId: string, id: string, input: UpdateWebhookInput): Promise<WebhookView & { secret?: string }> {
   const webhook = getWebhook(rt, tenantId, id);
+  if (input.url !== undefined) await checkTarget(rt, input.url);
   const secret = input.rotateSecret ? newWebhookSecret() : undefined;
   const updated = await rt.store.write(() =>
     rt.store.update('webhooks', id, {

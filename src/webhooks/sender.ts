@@ -2,11 +2,17 @@
  * Sends one signed delivery attempt over undici (spec part 6, DESIGN D9): 2xx within the
  * timeout is success; anything else, a redirect (never followed), a refused connection or
  * no answer in time is a failure with a readable error. The answer's body is read up to
- * 64 KiB and otherwise ignored, so a huge answer never blocks the server.
+ * 64 KiB and otherwise ignored, so a huge answer never blocks the server. A target the
+ * webhook target policy refuses (targets.ts) is a failure too, with no status code: it is
+ * checked again at each attempt, on the addresses the connection then uses.
  */
+import { isIP } from 'node:net';
 import type { Agent } from 'undici';
+import type { RuntimeOptions } from '../runtime.js';
 import { loadUndici } from '../undici.js';
 import { signDelivery } from './signature.js';
+import { guardedLookup, hostLookup, TargetRefusedError, urlHost } from './target-lookup.js';
+import { checkAddress, targetPolicy } from './targets.js';
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -20,7 +26,14 @@ export interface AttemptOutcome {
   signedAt: number;
 }
 
-let agent: Agent | undefined;
+/** What an attempt reads of the runtime's options: the policy and the DNS server its hosts are resolved with. */
+export type TargetOptions = Pick<RuntimeOptions, 'webhookTargets' | 'webhookDnsServer'>;
+
+/**
+ * One agent per policy and resolver: its look-up is the policy's check, and a pooled
+ * connection, checked when it was opened, is only reused under the policy that checked it.
+ */
+const agents = new Map<string, Agent>();
 
 /** Reads and drops the body, at most MAX_RESPONSE_BYTES. */
 async function drainLimited(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
@@ -35,7 +48,9 @@ async function drainLimited(body: AsyncIterable<Uint8Array> & { destroy(): void 
 }
 
 function describeError(error: unknown, timeoutMs: number): string {
+  if (error instanceof TargetRefusedError) return error.message;
   const err = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  if (err.cause instanceof TargetRefusedError) return err.cause.message;
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
     return `no answer within ${timeoutMs / 1000} s`;
   }
@@ -49,16 +64,34 @@ function describeError(error: unknown, timeoutMs: number): string {
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
       return `host not found (${code})`;
+    case 'ETIMEOUT':
+      return 'the host name was not resolved in time (ETIMEOUT)';
     default:
       return `${code ? `${code}: ` : ''}${err.message}`;
   }
 }
 
-/** Signs `body` now (wall-clock seconds, D8) and POSTs it to `url`. */
-export async function sendAttempt(options: { url: string; secret: string; eventId: string; body: string; timeoutMs?: number }): Promise<AttemptOutcome> {
+/** Signs `body` now (wall-clock seconds, D8) and POSTs it to `url`, if the target policy allows it. */
+export async function sendAttempt(options: {
+  url: string;
+  secret: string;
+  eventId: string;
+  body: string;
+  timeoutMs?: number;
+  /** The runtime's options (`rt.options`); without them the default policy and the system's resolver. */
+  targets?: TargetOptions;
+}): Promise<AttemptOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const undici = await loadUndici();
-  agent ??= new undici.Agent({ keepAliveTimeout: 10_000, connections: 128 });
+  // createRuntime has read the policy already, so this does not throw.
+  const policy = targetPolicy(options.targets?.webhookTargets);
+  const dnsServer = options.targets?.webhookDnsServer;
+  const key = `${policy.text} ${dnsServer ?? ''}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new undici.Agent({ keepAliveTimeout: 10_000, connections: 128, connect: { lookup: guardedLookup(policy, hostLookup(dnsServer)) } });
+    agents.set(key, agent);
+  }
   const signedAt = Math.floor(Date.now() / 1000);
   const headers = {
     ...signDelivery(options.secret, options.eventId, options.body, signedAt),
@@ -68,6 +101,10 @@ export async function sendAttempt(options: { url: string; secret: string; eventI
   const started = performance.now();
   const elapsed = (): number => Math.round((performance.now() - started) * 10) / 10;
   try {
+    // An address in the URL is connected to without a look-up, so it is checked here.
+    const host = urlHost(options.url);
+    const refusal = isIP(host) === 0 ? null : checkAddress(policy, host, host);
+    if (refusal) throw new TargetRefusedError(refusal);
     const signal = AbortSignal.timeout(timeoutMs);
     const response = await undici.request(options.url, { method: 'POST', headers, body: options.body, dispatcher: agent, signal });
     await drainLimited(response.body);

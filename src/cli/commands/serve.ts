@@ -1,4 +1,5 @@
 /** `svc serve`: the emulator of the whole API on a file-backed store, or on a PostgreSQL one that several processes share. */
+import { isIP } from 'node:net';
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
@@ -6,6 +7,7 @@ import { createLogger, type LogFormat } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
+import { addressRange, parseTargetPolicy, TargetPolicyError } from '../../webhooks/targets.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -25,12 +27,29 @@ interface ServeOptions {
   adminToken?: string;
   dnsServer?: string;
   rateLimit?: number | 'off';
+  webhookTargets?: string;
 }
 
 function parseDnsServer(text: string): string {
   const problem = dnsServerProblem(text);
   if (problem !== null) throw new CliError(`--dns-server "${text}": ${problem}`, 2);
   return text;
+}
+
+/** Whether `svc serve --host` keeps the emulator to this machine. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return isIP(bare) === 0 ? /^localhost\.?$/i.test(bare) : addressRange(bare) === 'loopback';
+}
+
+/** A webhook target policy (from the flag or SVC_WEBHOOK_TARGETS), read now so a bad one stops the start. */
+function parseWebhookTargets(text: string, from = '--webhook-targets'): string {
+  try {
+    return parseTargetPolicy(text).text;
+  } catch (error) {
+    if (error instanceof TargetPolicyError) throw new CliError(`${from} "${text}": ${error.message}`, 2);
+    throw error;
+  }
 }
 
 function parseRateLimit(text: string): number | 'off' {
@@ -92,6 +111,11 @@ export function registerServe(program: Command): void {
     )
     .option('--dns-server <host:port>', "DNS server for custom-domain verification (default: the system's)", parseDnsServer)
     .option('--rate-limit <n|off>', "requests per second for every API key, or off (default: the tenant plan's rate)", parseRateLimit)
+    .option(
+      '--webhook-targets <policy>',
+      'addresses webhooks may reach: local (loopback, private networks, the internet; never link-local), public (the internet only: for a shared host), any, or networks and host names, comma-separated (default local; env SVC_WEBHOOK_TARGETS)',
+      (text) => parseWebhookTargets(text),
+    )
     .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
     .addHelpText(
       'after',
@@ -100,7 +124,9 @@ Examples:
   $ svc serve                         # http://127.0.0.1:4010/v1, data in ./.svc
   $ svc serve --port 0 --in-memory    # a throwaway instance on a free port
   $ svc serve --seed fixtures/mine.json --data-dir /tmp/svc
-  $ svc serve --log-format json --quiet`,
+  $ svc serve --log-format json --quiet
+  $ svc serve --host 0.0.0.0 --webhook-targets public,10.20.0.0/16,hooks.internal
+                                      # a shared host: the internet, one internal network, one internal name`,
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -125,7 +151,17 @@ async function serve(options: ServeOptions): Promise<void> {
   const fromEnv = process.env['SVC_STORE_URL'];
   const store = options.store ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   if (store !== undefined) parseStoreUrl(store);
+  const targetsFromEnv = process.env['SVC_WEBHOOK_TARGETS'];
+  const webhookTargets =
+    options.webhookTargets ?? (targetsFromEnv === undefined || targetsFromEnv === '' ? undefined : parseWebhookTargets(targetsFromEnv, 'SVC_WEBHOOK_TARGETS'));
   const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
+  if (webhookTargets === undefined && !isLoopbackHost(options.host)) {
+    // Others can reach this emulator, so its tenants may not be you: say what they can reach (issue 31).
+    logger.log(
+      'warn',
+      `--host ${options.host} lets others reach this emulator, and their webhooks may reach this host's private networks (--webhook-targets local, the default); on a shared host set --webhook-targets public (docs/webhook-targets.md)`,
+    );
+  }
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
     startTime = new Date(options.startTime);
@@ -145,6 +181,7 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(options.adminToken === undefined || options.adminToken === '' ? {} : { adminToken: options.adminToken }),
     ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(webhookTargets === undefined ? {} : { webhookTargets }),
     logger,
   });
 
