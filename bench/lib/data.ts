@@ -11,6 +11,7 @@ import { createRuntime } from '../../src/emulator.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../../src/services/seed.js';
 import { prepareUser, userView, type PreparedUser } from '../../src/services/users.js';
 import { TRUST_LEVELS } from '../../src/schemas/words.js';
+import type { Runtime } from '../../src/runtime.js';
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache', import.meta.url));
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
@@ -28,6 +29,13 @@ export async function svcDataDir(count: number, log: (line: string) => void): Pr
   log(`making a store with ${count} users (cached in ${dir})…`);
   const rt = await createRuntime({ dataDir: dir });
   await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
+  await addBenchUsers(rt, count);
+  await rt.close();
+  return dir;
+}
+
+/** Adds `count` Acme users (each with its party and wallet, made by the real services) to a seeded runtime, 2,000 a write. */
+export async function addBenchUsers(rt: Runtime, count: number): Promise<void> {
   const start = Date.parse('2026-01-01T00:00:00.000Z');
   for (let done = 0; done < count;) {
     const batch: PreparedUser[] = [];
@@ -49,8 +57,6 @@ export async function svcDataDir(count: number, log: (line: string) => void): Pr
       }
     });
   }
-  await rt.close();
-  return dir;
 }
 
 /** A copy of a cached dir to run against (writes must not touch the cache). */

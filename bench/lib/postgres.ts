@@ -12,8 +12,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { DEFAULT_FIXTURE_PATH } from '../../src/services/seed.js';
-import { postgresAvailability, startPostgres } from '../../src/test-support/postgres.js';
+import { createRuntime } from '../../src/emulator.js';
+import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../../src/services/seed.js';
+import { postgresAvailability, startPostgres, type TestPostgres } from '../../src/test-support/postgres.js';
+import { addBenchUsers } from './data.js';
 import { ACME_KEY } from './data.js';
 import { CONNECTIONS, load, type LoadResult } from './load.js';
 import { availableParallelism } from 'node:os';
@@ -50,9 +52,40 @@ async function startShared(url: string, seed?: string): Promise<ServerProcess> {
     command: process.execPath,
     args: [SVC_BIN, 'serve', '--port', String(port), '--store', url, '--rate-limit', 'off', '--quiet', ...(seed === undefined ? [] : ['--seed', seed])],
     origin: `http://127.0.0.1:${port}`,
-    readyPath: '/healthz',
+    readyPath: '/readyz',
+    timeoutMs: 300_000,
     cores: `0-${availableParallelism() - 1}`,
   });
+}
+
+/** Users in the store a process joins (BENCH_PG_JOIN_USERS). */
+const JOIN_USERS = Number(process.env['BENCH_PG_JOIN_USERS'] ?? 100_000);
+
+/**
+ * The envelope of a team deployment: how long a process takes to join a store of JOIN_USERS
+ * users (start to /readyz 200; it reads every table) and the memory it then holds.
+ */
+async function joinRows(server: TestPostgres, log: (line: string) => void): Promise<Row[]> {
+  const url = await server.database();
+  const started = performance.now();
+  const rt = await createRuntime({ storeUrl: url });
+  await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
+  await rt.store.compact();
+  await addBenchUsers(rt, JOIN_USERS);
+  await rt.close();
+  log(`postgres: made the store in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  const group = 'PostgreSQL store (--store)';
+  const joining = await startShared(url);
+  try {
+    const readyMs = joining.startMs;
+    const users = `${JOIN_USERS.toLocaleString('en-US')} users`;
+    return [
+      { group, name: `a process joins a store of ${users}: start to /readyz 200`, value: readyMs, unit: 'ms' },
+      { group, name: `its memory once ready (RSS)`, value: joining.rssMb(), unit: 'MB' },
+    ];
+  } finally {
+    await joining.stop();
+  }
 }
 
 /** The default fixture plus a third tenant, so writes can be spread over three tenants. */
@@ -129,7 +162,10 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
       detail: detail(result),
       ...(base ? { ratio: result.rps / base.rps, ratioLabel: '3 ÷ 1', target: '≥ 0.8', ok: result.rps / base.rps >= 0.8 } : {}),
     });
+    log(`postgres: a process joining a store of ${JOIN_USERS.toLocaleString('en-US')} users…`);
+    const joined = await joinRows(server, log);
     return [
+      ...joined,
       row(`GET /v1/users/:id, 1 process (${cores} cores shared with PostgreSQL and the load)`, one['get']!),
       row('GET /v1/users/:id, 3 processes', three['get']!, one['get']),
       row('POST /v1/apps, 1 tenant, 1 process', one['post1']!),
