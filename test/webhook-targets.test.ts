@@ -184,4 +184,29 @@ describe('a target the policy refuses at the attempt', () => {
       await svc.stop();
     }
   });
+
+  it('follows the policy the deployment was started with, not the default', async () => {
+    const receiver = await startReceiver();
+    const dir = tempDataDir();
+    try {
+      const local = await startTestEmulator({ dataDir: dir });
+      const created = await local.request('POST', '/webhooks', { body: { url: receiver.url, events: ['user.created'] } });
+      expect(created.status).toBe(201);
+      await local.stop();
+      // The same store under `public`: the loopback receiver registered before is refused at the attempt.
+      const shared = await startTestEmulator({ dataDir: dir, webhookTargets: 'public' });
+      try {
+        const test = await shared.request('POST', `/webhooks/${created.body.data.id}/test`, { body: {} });
+        expect(test.body.data.attempts).toEqual([
+          expect.objectContaining({ statusCode: null, error: expect.stringContaining('the webhook target policy "public"') }),
+        ]);
+        expect(receiver.received).toHaveLength(0);
+      } finally {
+        await shared.stop();
+      }
+    } finally {
+      await receiver.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -197,6 +197,7 @@ export class Dispatcher implements Deliveries {
       eventId: event.id,
       body: JSON.stringify(eventPayload(event)),
       timeoutMs: this.#timeoutMs,
+      targets: this.#rt.options,
     });
     const attempt: Attempt = { at, signedAt: outcome.signedAt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     await this.#record(delivery, attempt, outcome.ok, RECORD_RETRY_FIRST_MS);
