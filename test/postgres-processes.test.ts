@@ -162,8 +162,11 @@ describe.skipIf(!postgres.available)('three svc serve processes on one PostgreSQ
       // The failing webhook's 10 deliveries: one process walks the shared clock through the retry
       // schedule (1m … 24h), attempts claimed by whichever process, into the DLQ; every live process reads the same DLQ.
       const live = processes.slice(0, 2);
-      const advanced = await call(live[0]!.origin, 'POST', '/_emulator/clock/advance', { by: '2d' });
+      const advanced = await call<{ data: { fired: number } }>(live[0]!.origin, 'POST', '/_emulator/clock/advance', { by: '2d' });
       expect(advanced.status, JSON.stringify(advanced.body)).toBe(200);
+      // Five retries of each of the ten, whichever process made them: the advance counts them all
+      // (and any attempt the killed process left that another made meanwhile).
+      expect(advanced.body.data.fired).toBeGreaterThanOrEqual(50);
       const dlqOf = async (process: ServeProcess): Promise<string[]> =>
         (await call<{ data: Array<{ id: string; webhookId: string }> }>(process.origin, 'GET', '/_emulator/dlq')).body.data
           .filter((delivery) => delivery.webhookId === failing.body.data.id)
