@@ -62,18 +62,22 @@ export function lockStatement(scope: Scope): string {
 }
 
 /**
- * Appends the change-log entries, announces them and commits, in one round trip under the
- * change log's lock; answers the entries' sequence numbers.
+ * Runs `statements` (the rows), appends the change-log entries, announces them and commits,
+ * in one round trip, the append under the change log's lock; answers the entries' sequence
+ * numbers.
  */
-export async function appendAndCommit(client: pg.Client, origin: string, entries: Array<[ChangeKind, unknown]>): Promise<number[]> {
+export async function appendAndCommit(client: pg.Client, origin: string, entries: Array<[ChangeKind, unknown]>, statements: string[]): Promise<number[]> {
   const values = entries
     .map(([kind, body]) => `(${client.escapeLiteral(origin)}, ${client.escapeLiteral(kind)}, ${client.escapeLiteral(JSON.stringify(body))}::jsonb)`)
     .join(', ');
   const results = (await client.query(
-    `SELECT pg_advisory_xact_lock(${LOCKS.changes.join(', ')});
-     WITH appended AS (INSERT INTO svc_changes (origin, kind, body) VALUES ${values} RETURNING seq)
-     SELECT array_agg(seq ORDER BY seq) AS seqs, pg_notify('svc_changes', max(seq)::text) FROM appended;
-     COMMIT`,
+    [
+      ...statements,
+      `SELECT pg_advisory_xact_lock(${LOCKS.changes.join(', ')})`,
+      `WITH appended AS (INSERT INTO svc_changes (origin, kind, body) VALUES ${values} RETURNING seq)
+       SELECT array_agg(seq ORDER BY seq) AS seqs, pg_notify('svc_changes', max(seq)::text) FROM appended`,
+      'COMMIT',
+    ].join(';\n'),
   )) as unknown as Array<pg.QueryResult<{ seqs: string[] }>>;
-  return results[1]!.rows[0]!.seqs.map(Number);
+  return results[results.length - 2]!.rows[0]!.seqs.map(Number);
 }

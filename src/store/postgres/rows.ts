@@ -2,22 +2,30 @@
  * What a write transaction of postgres/store.ts leaves in the database: the rows of its
  * operations (a put upserts the record's row, the jsonb record beside its indexed columns; a
  * delete deletes it; a reset truncates every collection's table), and the error a failed
- * transaction answers. Its change-log entries are locks.ts's.
+ * transaction answers. Its change-log entries and its commit are locks.ts's.
  */
-import type pg from 'pg';
 import { ApiError } from '../../errors.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
 import type { StoreOp } from '../store.js';
 import { ROW_COLUMNS, rowOf, tableOf } from './schema.js';
 
-/** Writes the rows the operations leave, in their order: runs of puts and of deletes of one table become one statement. */
-export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<void> {
+/** Makes an SQL literal of a string (the connection's own quoting). */
+export type Literal = (text: string) => string;
+
+/**
+ * The statements that write the rows the operations leave, in their order: runs of puts and
+ * of deletes of one table become one statement. Values travel as literals, so the statements
+ * go with the commit in one round trip (locks.ts): a transaction holds its locks for as few
+ * round trips as it can.
+ */
+export function rowStatements(ops: StoreOp[], literal: Literal): string[] {
+  const statements: string[] = [];
   let index = 0;
   while (index < ops.length) {
     const op = ops[index]!;
     if (op[0] === 'clear') {
-      await client.query(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
+      statements.push(`TRUNCATE ${COLLECTION_NAMES.map(tableOf).join(', ')}`);
       index += 1;
       continue;
     }
@@ -28,27 +36,41 @@ export async function storeRows(client: pg.ClientBase, ops: StoreOp[]): Promise<
     index = end;
     const table = tableOf(name as CollectionName);
     if (kind === 'del') {
-      await client.query(`DELETE FROM ${table} WHERE id = ANY($1::text[])`, [run.map((entry) => entry[2] as string)]);
+      const ids = literal(JSON.stringify(run.map((entry) => entry[2] as string)));
+      statements.push(`DELETE FROM ${table} WHERE id IN (SELECT jsonb_array_elements_text(${ids}::jsonb))`);
       continue;
     }
     // The last put of an id wins (one INSERT may not touch a row twice).
     const latest = new Map<string, AnyRecord>();
     for (const entry of run) latest.set((entry[2] as AnyRecord).id, entry[2] as AnyRecord);
-    const columns: Array<Array<string | null>> = ROW_COLUMNS.map(() => []);
-    for (const record of latest.values()) rowOf(name as CollectionName, record).forEach((value, column) => columns[column]!.push(value));
+    const rows = [...latest.values()].map((record) => {
+      const [id, tenant_id, created_at, unique_key, next_attempt_at] = rowOf(name as CollectionName, record);
+      return { id, tenant_id, created_at, unique_key, next_attempt_at, data: record };
+    });
     const claimReset =
       name === 'deliveries'
         ? `, claimed_by = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claimed_by END,
              claim_until = CASE WHEN ${table}.next_attempt_at IS DISTINCT FROM EXCLUDED.next_attempt_at THEN NULL ELSE ${table}.claim_until END`
         : '';
-    await client.query(
+    statements.push(
       `INSERT INTO ${table} (${ROW_COLUMNS.join(', ')})
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[])
+       SELECT ${ROW_COLUMNS.join(', ')} FROM jsonb_to_recordset(${literal(JSON.stringify(rows))}::jsonb)
+         AS r(id text, tenant_id text, created_at text, unique_key text, next_attempt_at text, data jsonb)
        ON CONFLICT (id) DO UPDATE SET tenant_id = EXCLUDED.tenant_id, created_at = EXCLUDED.created_at,
          unique_key = EXCLUDED.unique_key, next_attempt_at = EXCLUDED.next_attempt_at, data = EXCLUDED.data${claimReset}`,
-      columns,
     );
   }
+  return statements;
+}
+
+/** A statement with `$1`, `$2`, … replaced by its values as literals (strings, numbers, booleans or null). */
+export function inlined(sql: string, values: unknown[], literal: Literal): string {
+  return sql.replace(/\$(\d+)/g, (_, n: string) => {
+    const value = values[Number(n) - 1];
+    if (value === null || value === undefined) return 'NULL';
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return literal(String(value));
+  });
 }
 
 /** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */

@@ -32,7 +32,7 @@ import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
-import { failureOf, orUnavailable, storeRows } from './rows.js';
+import { failureOf, inlined, orUnavailable, rowStatements } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
 import { appendAndCommit, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
 
@@ -96,6 +96,8 @@ export class PostgresStore extends Store implements ChangeLog {
   #syncStartedAt = Number.NEGATIVE_INFINITY;
   #writes = 0;
   #lastWriteError: unknown = null;
+  /** Why the last catch-up failed, until one succeeds: a process that cannot read the log is not ready either. */
+  #lastReadError: unknown = null;
   #closed = false;
   readonly #poll: NodeJS.Timeout;
   readonly #handlers = new Map<ChangeKind, ChangeHandler>();
@@ -283,11 +285,12 @@ export class PostgresStore extends Store implements ChangeLog {
         return this.#transaction(lane, batch, null);
       }
       if (ops.length > 0 || extra.length > 0) {
-        await storeRows(client, ops);
-        for (const change of extra) for (const [sql, values] of change.statements) await client.query(sql, values);
+        const literal = (text: string): string => client.escapeLiteral(text);
+        const statements = rowStatements(ops, literal);
+        for (const change of extra) for (const [sql, values] of change.statements) statements.push(inlined(sql, values, literal));
         const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
         for (const change of extra) entries.push([change.kind, change.body]);
-        this.#own(await appendAndCommit(client, this.origin, entries));
+        this.#own(await appendAndCommit(client, this.origin, entries, statements));
         if (++this.#writes % PRUNE_EVERY_WRITES === 0) {
           void this.#pool.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`).catch(() => {});
         }
@@ -378,9 +381,19 @@ export class PostgresStore extends Store implements ChangeLog {
         return this.#catchUp(this.#pool);
       };
       this.#syncStarted = false;
-      this.#syncing = (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)).then(start) : start()).finally(() => {
-        this.#syncing = null;
-      });
+      this.#syncing = (wait > 0 ? new Promise((resolve) => setTimeout(resolve, wait)).then(start) : start())
+        .then(
+          () => {
+            this.#lastReadError = null;
+          },
+          (error: unknown) => {
+            this.#lastReadError = error;
+            throw error;
+          },
+        )
+        .finally(() => {
+          this.#syncing = null;
+        });
       return this.#syncing;
     }
     // When the catch-up under way fails, so does the next: the database did not answer, and a
@@ -402,7 +415,7 @@ export class PostgresStore extends Store implements ChangeLog {
   }
 
   get writable(): boolean {
-    return this.#lastWriteError === null && this.#lanes[0]!.connection.state.up && !this.#closed;
+    return this.#lastWriteError === null && this.#lastReadError === null && this.#lanes[0]!.connection.state.up && !this.#closed;
   }
 
   override get unavailableReason(): string {
@@ -410,12 +423,14 @@ export class PostgresStore extends Store implements ChangeLog {
     const writer = this.#lanes[0]!.connection.state;
     if (!writer.up) return `the database cannot be written: ${writer.reason}`;
     if (this.#lastWriteError !== null) return `the last write failed: ${(this.#lastWriteError as Error).message}`;
+    if (this.#lastReadError !== null) return `the change log cannot be read: ${(this.#lastReadError as Error).message}`;
     return 'the database cannot be written';
   }
 
-  /** Tries a write (connecting the writer again if need be): ready means a transaction can take the lock and commit. */
+  /** Catches up and tries a write (connecting again if need be): ready means the log can be read and a transaction can commit. */
   async probe(): Promise<boolean> {
     try {
+      await this.sync();
       await this.write(() => {});
       return this.writable;
     } catch {
