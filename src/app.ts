@@ -21,6 +21,7 @@ import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { ChainRouter } from './middleware/chain-router.js';
 import { droppedBody, jsonBody } from './middleware/body.js';
+import { corsFor } from './middleware/cors.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
@@ -126,6 +127,9 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     return routes!;
   };
   app.use('*', responseHeaders(logger));
+  // Before the areas load and before the API key: a browser's preflight carries no key.
+  const cors = corsFor(rt, rt.options.cors);
+  if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);
 
   for (const area of AREAS) {
     if (!('load' in area)) continue;
