@@ -115,13 +115,21 @@ describe('svc control commands against a running emulator', () => {
     const out = join(dir, 'openapi.json');
     const written = await runCli(['openapi', '--out', out]);
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain(`Wrote the OpenAPI document to ${out}`);
+    expect(written.stderr).toContain(`Wrote the OpenAPI document to ${out}, servers: http://127.0.0.1:4010`);
     const local = JSON.parse(readFileSync(out, 'utf8'));
     expect(local.openapi).toBe('3.1.0');
+    expect(local.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4010' })]);
     expect(Object.keys(local.paths)).toContain('/v1/users/{id}');
     const remote = await runCli(['openapi', ...url]);
     expect(remote.code).toBe(0);
     expect(Object.keys(JSON.parse(remote.stdout).paths)).toEqual(Object.keys(local.paths));
+    // Fetched from a server, the document names that server; made here, the origin --server gives.
+    expect(JSON.parse(remote.stdout).servers[0].url).toBe(svc.origin);
+    expect(remote.stderr).toContain(`The document's servers: ${svc.origin}`);
+    const elsewhere = await runCli(['openapi', '--server', 'http://127.0.0.1:4400']);
+    expect(JSON.parse(elsewhere.stdout).servers[0].url).toBe('http://127.0.0.1:4400');
+    expect(elsewhere.stderr).toContain("The document's servers: http://127.0.0.1:4400 (set it with --server)");
+    expectOneLineError(await runCli(['openapi', '--server', 'http://127.0.0.1:4400/v1']), 2, '--server "http://127.0.0.1:4400/v1" is not an origin');
     expectOneLineError(await runCli(['openapi', '--out', join(dir, 'no', 'such', 'dir.json')]), 1, 'cannot write');
   });
 });
