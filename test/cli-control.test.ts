@@ -73,6 +73,9 @@ describe('svc control commands against a running emulator', () => {
     { args: ['faults', 'add', '--path', '/users', '--count', '0'], code: 2, text: '--count must be a whole number' },
     { args: ['faults', 'add', '--path', '/users', '--delay', 'soon'], code: 2, text: '--delay "soon" is not a duration' },
     { args: ['faults', 'add', '--path', 'users'], code: 1, text: 'POST /_emulator/faults failed' },
+    { args: ['faults', 'add', '--path', '/nope/:x/y'], code: 1, text: 'no /v1 route matches /nope/:x/y, so the fault would never fire; the closest: ' },
+    { args: ['faults', 'add', '--path', '/user/:id'], code: 1, text: 'the closest: /users/:id' },
+    { args: ['faults', 'add', '--method', 'DELETE', '--path', '/users/:id'], code: 1, text: 'no DELETE route matches /users/:id' },
     { args: ['events', '--limit', '0'], code: 2, text: '--limit must be a whole number from 1 to 1000' },
   ])('refuses $args in one line', async ({ args, code, text }) => {
     expectOneLineError(await runCli([...args, ...url]), code, text);
