@@ -105,7 +105,16 @@ describe('svc control commands against a running emulator', () => {
 
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ tenants: [{ name: '', apiKeys: [] }] }));
-    expectOneLineError(await runCli(['seed', bad, ...url]), 2, 'tenants.0.apiKeys: a tenant needs at least one API key');
+    // One problem a line under the file's name, exactly as `svc serve --seed` lists them.
+    const refused = await runCli(['seed', bad, ...url]);
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`error: the fixture ${bad} is not valid:`);
+    expect(lines.slice(1)).toEqual(expect.arrayContaining(['  tenants.0.apiKeys: a tenant needs at least one API key']));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const served = await runCli(['serve', '--port', '0', '--in-memory', '--seed', bad]);
+    expect(served.code).not.toBe(0);
+    expect(served.stderr).toBe(refused.stderr);
     expectOneLineError(await runCli(['seed', join(dir, 'missing.json'), ...url]), 2, 'cannot read the fixture');
 
     const reset = await runCli(['reset', '--json', ...url]);
