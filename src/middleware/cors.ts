@@ -1,6 +1,6 @@
 /**
- * CORS for /v1, so a front-end in a browser can call the emulator (issue 34): Hono's own cors
- * middleware, with the origins it allows decided here. A preflight is answered here, before the
+ * CORS for /v1, so a front-end in a browser can call the emulator (issue 34): preflights go to
+ * Hono's own cors middleware, with the origins it allows decided here. A preflight is answered here, before the
  * API key is asked for (a browser never sends one on a preflight), and the headers a client
  * reads from an answer (the request id, the RateLimit headers, Retry-After) are exposed.
  *
@@ -45,12 +45,28 @@ export function corsFor(rt: Runtime, setting: CorsSetting | undefined): Middlewa
   const listed = setting === undefined || setting === '*' ? null : new Set(setting);
   const allowed = (origin: string): boolean =>
     setting === '*' || (listed === null ? isLoopbackOrigin(origin) : listed.has(origin)) || configuredByATenant(rt, origin);
-  const handler = cors({
-    origin: (origin) => (setting === '*' ? '*' : allowed(origin) ? origin : null),
+  const allowOrigin = (origin: string): string | null => (setting === '*' ? '*' : allowed(origin) ? origin : null);
+  const preflight = cors({
+    origin: allowOrigin,
     allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     exposeHeaders: EXPOSED_HEADERS,
     maxAge: PREFLIGHT_MAX_AGE_SECONDS,
   });
-  // Only a browser sends Origin: other clients skip the middleware, which builds Hono's own headers object per request.
-  return (c, next) => (requestHeader(c, 'origin') === undefined ? next() : handler(c, next));
+  const exposed = EXPOSED_HEADERS.join(',');
+  return (c, next) => {
+    // Only a browser sends Origin: other clients pass on at once.
+    const origin = requestHeader(c, 'origin');
+    if (origin === undefined) return next();
+    if (c.req.method === 'OPTIONS') return preflight(c, next);
+    // The other requests get the same headers as Hono's cors would set, but through c.header(), which
+    // goes into the answer's plain headers (response.ts): Hono's cors writes to c.res, whose Response is
+    // then copied into the answer, and cut a browser's GET to a quarter of the requests per second.
+    const allow = allowOrigin(origin);
+    if (allow !== null) {
+      c.header('access-control-allow-origin', allow);
+      c.header('access-control-expose-headers', exposed);
+    }
+    if (setting !== '*') c.header('vary', 'Origin', { append: true });
+    return next();
+  };
 }
