@@ -21,6 +21,7 @@ import { silentLogger, type Logger } from './logger.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { ChainRouter } from './middleware/chain-router.js';
 import { droppedBody, jsonBody } from './middleware/body.js';
+import { corsFor } from './middleware/cors.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
@@ -126,6 +127,9 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     return routes!;
   };
   app.use('*', responseHeaders(logger));
+  // Before the areas load and before the API key: a browser's preflight carries no key.
+  const cors = corsFor(rt, rt.options.cors);
+  if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);
 
   for (const area of AREAS) {
     if (!('load' in area)) continue;
@@ -149,6 +153,16 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
 
   app.use('*', storeSync(rt), droppedBody());
 
+  // Every /v1 route relative to /v1, as the control plane checks a fault's path against them (its middleware left out).
+  const apiRoutes = async (): Promise<Array<{ method: string; path: string }>> => {
+    const seen = new Map<string, { method: string; path: string }>();
+    for (const { method, path } of (await loadEveryArea(app)).routes) {
+      if (method === 'ALL' || !path.startsWith(`${API_BASE_PATH}/`) || path.includes('*')) continue;
+      seen.set(`${method} ${path}`, { method, path: path.slice(API_BASE_PATH.length) });
+    }
+    return [...seen.values()];
+  };
+
   const health = healthRoutes(rt);
   app.route('/', health);
 
@@ -157,7 +171,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
   // The dashboard takes HTML forms, so it is mounted before the control plane's JSON-only bodies.
   app.route('/_emulator/ui', dashboardRoutes(rt));
   app.use('/_emulator/*', jsonBody());
-  app.route('/_emulator', controlRoutes(rt));
+  app.route('/_emulator', controlRoutes(rt, apiRoutes));
   app.route('/_provider', providerPages(rt));
 
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));

@@ -11,6 +11,9 @@ import type { Logger } from './logger.js';
 import type { DeliveryRecord, EventRecord } from './store/records.js';
 import type { Store } from './store/store.js';
 
+/** `svc serve --cors`: any origin, none (no CORS headers at all), or these origins instead of the loopback ones. */
+export type CorsSetting = '*' | 'off' | readonly string[];
+
 export interface RuntimeOptions {
   dataDir?: string;
   inMemory?: boolean;
@@ -34,6 +37,8 @@ export interface RuntimeOptions {
   webhookDnsServer?: string;
   /** Requests per second for every key, or 'off'; default the tenant plan's rate (D16). */
   rateLimit?: number | 'off';
+  /** Which browser origins may call /v1 (issue 34): any, none, or these instead of the loopback ones; default loopback and the tenants'. */
+  cors?: CorsSetting;
   /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */
   adminToken?: string;
   /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */

@@ -73,6 +73,9 @@ describe('svc control commands against a running emulator', () => {
     { args: ['faults', 'add', '--path', '/users', '--count', '0'], code: 2, text: '--count must be a whole number' },
     { args: ['faults', 'add', '--path', '/users', '--delay', 'soon'], code: 2, text: '--delay "soon" is not a duration' },
     { args: ['faults', 'add', '--path', 'users'], code: 1, text: 'POST /_emulator/faults failed' },
+    { args: ['faults', 'add', '--path', '/nope/:x/y'], code: 1, text: 'no /v1 route matches /nope/:x/y, so the fault would never fire; the closest: ' },
+    { args: ['faults', 'add', '--path', '/user/:id'], code: 1, text: 'the closest: /users/:id' },
+    { args: ['faults', 'add', '--method', 'DELETE', '--path', '/users/:id'], code: 1, text: 'no DELETE route matches /users/:id' },
     { args: ['events', '--limit', '0'], code: 2, text: '--limit must be a whole number from 1 to 1000' },
   ])('refuses $args in one line', async ({ args, code, text }) => {
     expectOneLineError(await runCli([...args, ...url]), code, text);
@@ -102,7 +105,16 @@ describe('svc control commands against a running emulator', () => {
 
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ tenants: [{ name: '', apiKeys: [] }] }));
-    expectOneLineError(await runCli(['seed', bad, ...url]), 2, 'tenants.0.apiKeys: a tenant needs at least one API key');
+    // One problem a line under the file's name, exactly as `svc serve --seed` lists them.
+    const refused = await runCli(['seed', bad, ...url]);
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`error: the fixture ${bad} is not valid:`);
+    expect(lines.slice(1)).toEqual(expect.arrayContaining(['  tenants.0.apiKeys: a tenant needs at least one API key']));
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    const served = await runCli(['serve', '--port', '0', '--in-memory', '--seed', bad]);
+    expect(served.code).not.toBe(0);
+    expect(served.stderr).toBe(refused.stderr);
     expectOneLineError(await runCli(['seed', join(dir, 'missing.json'), ...url]), 2, 'cannot read the fixture');
 
     const reset = await runCli(['reset', '--json', ...url]);
@@ -115,13 +127,21 @@ describe('svc control commands against a running emulator', () => {
     const out = join(dir, 'openapi.json');
     const written = await runCli(['openapi', '--out', out]);
     expect(written.code).toBe(0);
-    expect(written.stderr).toContain(`Wrote the OpenAPI document to ${out}`);
+    expect(written.stderr).toContain(`Wrote the OpenAPI document to ${out}, servers: http://127.0.0.1:4010`);
     const local = JSON.parse(readFileSync(out, 'utf8'));
     expect(local.openapi).toBe('3.1.0');
+    expect(local.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4010' })]);
     expect(Object.keys(local.paths)).toContain('/v1/users/{id}');
     const remote = await runCli(['openapi', ...url]);
     expect(remote.code).toBe(0);
     expect(Object.keys(JSON.parse(remote.stdout).paths)).toEqual(Object.keys(local.paths));
+    // Fetched from a server, the document names that server; made here, the origin --server gives.
+    expect(JSON.parse(remote.stdout).servers[0].url).toBe(svc.origin);
+    expect(remote.stderr).toContain(`The document's servers: ${svc.origin}`);
+    const elsewhere = await runCli(['openapi', '--server', 'http://127.0.0.1:4400']);
+    expect(JSON.parse(elsewhere.stdout).servers[0].url).toBe('http://127.0.0.1:4400');
+    expect(elsewhere.stderr).toContain("The document's servers: http://127.0.0.1:4400 (set it with --server)");
+    expectOneLineError(await runCli(['openapi', '--server', 'http://127.0.0.1:4400/v1']), 2, '--server "http://127.0.0.1:4400/v1" is not an origin');
     expectOneLineError(await runCli(['openapi', '--out', join(dir, 'no', 'such', 'dir.json')]), 1, 'cannot write');
   });
 });

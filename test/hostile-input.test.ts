@@ -207,7 +207,8 @@ describe('hostile input against every endpoint', () => {
     ['PATCH', '/v1/tenant', () => ({ settings: { sessionTtl: '24h', webauthn: { rpName: 'Acme' }, telegram: { botUsername: 'acme_bot' } } })],
     ['POST', '/v1/guests', () => ({})],
     ['POST', '/v1/billing/checkout', () => ({ plan: 'enterprise', successUrl: 'http://127.0.0.1:9/ok', cancelUrl: 'http://127.0.0.1:9/no' })],
-    ['POST', '/_emulator/faults', () => ({ path: '/never-called', status: 409, count: 1 })],
+    // A fault on a route these bodies never call (a path no route has is refused).
+    ['POST', '/_emulator/faults', () => ({ path: '/mpc/recover', status: 409, count: 1 })],
     ['POST', '/_emulator/trigger', () => ({ type: 'mfa.enabled' })],
   ];
 

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document as tools no one here wrote take it (issue 17), run on the document the
- * app serves, offline: `@redocly/cli lint` with its recommended rules finds no error and no
- * warning, and `openapi-typescript` generates types that a small strictly typed program,
+ * app serves, offline: `@redocly/cli lint` with its recommended and recommended-strict rules, and
+ * `spectral lint` with `spectral:oas` (issue 34), find no error and no warning, and `openapi-typescript` generates types that a small strictly typed program,
  * compiled by `tsc`, uses for calls, errors, headers and webhook payloads.
  */
 import { execFile } from 'node:child_process';
@@ -18,17 +18,37 @@ import { createRuntime } from '../src/emulator.js';
 
 const run = promisify(execFile);
 const REDOCLY_CLI = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin', 'cli.js');
+const SPECTRAL_CLI = join(dirname(createRequire(import.meta.url).resolve('@stoplight/spectral-cli/package.json')), 'dist', 'index.js');
+
+interface SpectralProblem {
+  code: string;
+  severity: number;
+  path: string[];
+  message: string;
+}
+
+/** `spectral lint` with the `spectral:oas` rules on a file; every problem it reports, of any severity. */
+async function spectralLint(file: string): Promise<SpectralProblem[]> {
+  const ruleset = join(dirname(file), '.spectral.yaml');
+  writeFileSync(ruleset, 'extends: ["spectral:oas"]\n');
+  // It exits 1 when it finds problems; the report on stdout says what they are either way.
+  const output = await run(process.execPath, [SPECTRAL_CLI, 'lint', file, '--ruleset', ruleset, '--format', 'json', '--quiet'], {
+    cwd: dirname(file),
+    env: { ...process.env, NO_COLOR: '1' },
+  }).catch((failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }));
+  return JSON.parse(output.stdout) as SpectralProblem[];
+}
 
 interface LintReport {
   totals: { errors: number; warnings: number };
   problems: Array<{ ruleId: string; message: string; location: Array<{ pointer?: string }> }>;
 }
 
-/** `redocly lint --extends=recommended` on a file, offline; the JSON report. */
-async function redoclyLint(file: string): Promise<LintReport> {
+/** `redocly lint --extends=<rules>` on a file, offline; the JSON report. */
+async function redoclyLint(file: string, rules: 'recommended' | 'recommended-strict' = 'recommended'): Promise<LintReport> {
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
   // It exits 1 when it finds errors; the report on stdout says what they are either way.
-  const output = await run(process.execPath, [REDOCLY_CLI, 'lint', file, '--format=json', '--extends=recommended'], { cwd: dirname(file), env }).catch(
+  const output = await run(process.execPath, [REDOCLY_CLI, 'lint', file, '--format=json', `--extends=${rules}`], { cwd: dirname(file), env }).catch(
     (failure: { stdout?: string }) => ({ stdout: failure.stdout ?? '' }),
   );
   return JSON.parse(output.stdout) as LintReport;
@@ -76,7 +96,8 @@ describe('the OpenAPI document in third-party tools', () => {
   beforeAll(async () => {
     const rt = await createRuntime({ inMemory: true });
     try {
-      doc = (await (await createApp(rt).request('/v1/openapi.json')).json()) as Record<string, unknown>;
+      // At svc serve's default address, as `svc openapi` writes it: redocly refuses a localhost server.
+      doc = (await (await createApp(rt).request('http://127.0.0.1:4010/v1/openapi.json')).json()) as Record<string, unknown>;
     } finally {
       await rt.close();
     }
@@ -86,8 +107,8 @@ describe('the OpenAPI document in third-party tools', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('passes @redocly/cli lint with the recommended rules: no error, no warning', async () => {
-    const report = await redoclyLint(documentFile);
+  it.for(['recommended', 'recommended-strict'] as const)('passes @redocly/cli lint with the %s rules: no error, no warning', async (rules) => {
+    const report = await redoclyLint(documentFile, rules);
     expect(report.problems.map((problem) => `${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   });
@@ -99,6 +120,19 @@ describe('the OpenAPI document in third-party tools', () => {
     writeFileSync(file, JSON.stringify(broken));
     const report = await redoclyLint(file);
     expect(report.problems.map((problem) => problem.ruleId)).toEqual(['operation-operationId']);
+  });
+
+  it('passes spectral lint with the spectral:oas rules: no problem of any severity', { timeout: 60_000 }, async () => {
+    const problems = await spectralLint(documentFile);
+    expect(problems.map((problem) => `${problem.code} ${problem.path.join('.')}: ${problem.message}`)).toEqual([]);
+  });
+
+  it('and spectral finds an operation without a description, so the check above can fail', { timeout: 60_000 }, async () => {
+    const broken = structuredClone(doc) as { paths: Record<string, Record<string, { description?: string }>> };
+    delete broken.paths['/v1/apps']!['get']!.description;
+    const file = join(dir, 'undescribed.json');
+    writeFileSync(file, JSON.stringify(broken));
+    expect((await spectralLint(file)).map((problem) => `${problem.code} ${problem.path.join('.')}`)).toEqual(['operation-description paths./v1/apps.get']);
   });
 
   // Type-checking a 5,000-line declaration file takes seconds on a busy machine: a roomy limit, not a timing check.

@@ -138,6 +138,8 @@ describe('svc serve --port 0', () => {
       { key: GLOBEX_KEY, tenant: 'Globex Identity' },
     ]);
     expect(svc.stdout()).toContain(resolve(dataDir));
+    // Not the CLI's default address: the line that points the other commands here.
+    expect(svc.stdout()).toMatch(new RegExp(`^ {2}CLI +export SVC_URL=${svc.baseUrl.replaceAll('.', '\\.')}$`, 'm'));
   });
 
   it("answers the README's curl with the printed key, and 401 in the envelope without it", async () => {
@@ -219,6 +221,8 @@ describe('svc serve with other flags', () => {
     [['--port', '70000'], /--port must be a whole number from 0 to 65535, got "70000"/],
     [['--log-format', 'xml'], /--log-format must be pretty or json, got "xml"/],
     [['--clock-speed', '0'], /--clock-speed must be a positive number, got "0"/],
+    [['--cors', 'localhost:5173'], /--cors "localhost:5173" is not an origin such as http:\/\/localhost:5173/],
+    [['--cors', 'http://a.test,http://b.test/app'], /--cors "http:\/\/b.test\/app" is not an origin/],
   ] as const)('refuses %j with one line naming the flag', async ([args, message], { expect }) => {
     const dataDir = join(work, `never-flag-${args.join('-')}`);
     const result = await runToExit(['serve', '--data-dir', dataDir, ...args]);

@@ -2,7 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
+import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse, paginated } from '../schemas/common.js';
 import { appView, createTenantApp, deleteApp, getApp, listApps, updateApp } from '../services/apps.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
@@ -59,7 +59,7 @@ export function appsRoutes(rt: Runtime) {
         tags,
         security,
         summary: 'Update app',
-        request: { params: IdParam, ...jsonBody(UpdateAppBody) },
+        request: { params: IdParam, ...optionalJsonBody(UpdateAppBody) },
         responses: { 200: jsonResponse(envelope(App), 'The updated app'), ...errorResponses(404, 409) },
       }),
       async (c) => c.json({ data: appView(await updateApp(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json'))) }, 200),

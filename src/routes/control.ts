@@ -14,6 +14,7 @@ import { advanceClock, clockView, scheduledCount, setClock } from '../services/c
 import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
 import { storeInfo } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
+import { faultPathProblem, type ApiRoute } from './fault-paths.js';
 import { issueDetails } from './router.js';
 
 async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise<T> {
@@ -28,7 +29,8 @@ async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise
   return result.data;
 }
 
-export function controlRoutes(rt: Runtime) {
+/** `apiRoutes`: every /v1 route, relative to /v1, to refuse a fault that could never fire (none given: not checked). */
+export function controlRoutes(rt: Runtime, apiRoutes?: () => Promise<readonly ApiRoute[]>) {
   const app = new Hono<AppEnv>();
   app.use('*', controlPlaneGuard(rt.options.adminToken));
 
@@ -77,7 +79,13 @@ export function controlRoutes(rt: Runtime) {
 
   app.get('/faults', async (c) => c.json({ data: await faultInjector(rt).list() }));
 
-  app.post('/faults', async (c) => c.json({ data: await faultInjector(rt).add(await parseBody(FaultBody, c.req.json())) }, 201));
+  app.post('/faults', async (c) => {
+    const fault = await parseBody(FaultBody, c.req.json());
+    const problem = apiRoutes === undefined ? null : faultPathProblem(fault, await apiRoutes());
+    if (problem !== null)
+      throw new ApiError('validation_error', `The fault's path matches no route: ${problem}`, [{ path: 'path', message: problem, in: 'body' }]);
+    return c.json({ data: await faultInjector(rt).add(fault) }, 201);
+  });
 
   app.delete('/faults', async (c) => c.json({ data: { cleared: await faultInjector(rt).clear() } }));
 

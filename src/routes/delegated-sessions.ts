@@ -9,7 +9,7 @@ import { requireFreshMfa } from '../middleware/mfa.js';
 import { userSession } from '../middleware/session.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE, SESSION_SECURITY } from '../schemas/auth.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
+import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody, paginated } from '../schemas/common.js';
 import {
   Contract,
   CreateDelegatedSessionBody,
@@ -117,7 +117,7 @@ export function delegatedSessionsRoutes(rt: Runtime) {
         security: delegateSecurity,
         summary: 'Query contracts',
         middleware: [delegate(rt)] as const,
-        request: { params: IdParam, ...jsonBody(QueryBody) },
+        request: { params: IdParam, ...optionalJsonBody(QueryBody) },
         responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 404, 410) },
       }),
       async (c) => c.json(await queryContracts(rt, c.get('tenant').id, c.req.valid('param').id, c.req.valid('json')), 200),

@@ -4,7 +4,7 @@ import { parseDuration } from '../duration.js';
 import { validationError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { CleanupGuestsBody, CleanupResult, ConvertGuestBody, ConvertedGuest, CreateGuestBody, CreatedGuest, Guest } from '../schemas/guests.js';
 import { cleanupGuests, convertGuest, createGuest, deleteGuest, getGuest, guestView } from '../services/guests.js';
 import { userView } from '../services/users.js';
@@ -24,7 +24,7 @@ export function guestsRoutes(rt: Runtime) {
         tags,
         security,
         summary: 'Create guest session',
-        request: jsonBody(CreateGuestBody),
+        request: optionalJsonBody(CreateGuestBody),
         responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token') },
       }),
       async (c) => {

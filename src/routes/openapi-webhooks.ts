@@ -6,6 +6,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { DeliveryHeaders, EVENT_PAYLOADS, eventTypeName } from '../schemas/events.js';
 import { EVENT_TYPES, type EventType } from '../schemas/words.js';
+import { DEFAULT_API_VERSION } from '../services/tenants.js';
+import { sampleEventData } from '../webhooks/event-types.js';
 import type { ApiTag } from './openapi-tags.js';
 
 /** When each event is sent (DESIGN D8). */
@@ -37,6 +39,11 @@ function operationIdOf(type: EventType): string {
   return `${name.charAt(0).toLowerCase()}${name.slice(1)}Event`;
 }
 
+/** A delivered body of the type, with the sample data test events carry (test/openapi-gaps.test.ts validates each against its schema). */
+export function examplePayload(type: EventType): Record<string, unknown> {
+  return { id: 'evt_SampLe0000000000000001', type, created_at: '2026-11-21T10:00:00.000Z', api_version: DEFAULT_API_VERSION, data: sampleEventData(type) };
+}
+
 /** Registers a webhook per event type. */
 export function registerWebhooks(v1: OpenAPIHono<AppEnv>): void {
   for (const type of EVENT_TYPES) {
@@ -50,7 +57,7 @@ export function registerWebhooks(v1: OpenAPIHono<AppEnv>): void {
       security: [],
       request: {
         headers: DeliveryHeaders,
-        body: { required: true, content: { 'application/json': { schema: EVENT_PAYLOADS[type] } } },
+        body: { required: true, content: { 'application/json': { schema: EVENT_PAYLOADS[type], example: examplePayload(type) } } },
       },
       responses: {
         '2XX': { description: 'Delivered. The receiver should answer quickly and process the event later, once per X-Service-Event-Id.' },

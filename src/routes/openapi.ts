@@ -7,12 +7,10 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { jsonResponse } from '../schemas/common.js';
 import { OpenApiDocument } from '../schemas/openapi.js';
-import { withSharedResponses, type OpenApiObject } from './openapi-responses.js';
+import { OPERATION_DESCRIPTIONS } from './openapi-descriptions.js';
+import { HTTP_METHODS, withSharedResponses, type OpenApiObject } from './openapi-responses.js';
 import { API_TAGS, type ApiTag } from './openapi-tags.js';
 import { registerWebhooks } from './openapi-webhooks.js';
-
-/** `svc serve` at its default address (DESIGN D1); the spec's base URL is this plus /v1. */
-const DEFAULT_SERVER = 'http://127.0.0.1:4010';
 
 /**
  * The paths of the document carry the base path (`/v1/apps`), and `servers` the origin:
@@ -20,6 +18,19 @@ const DEFAULT_SERVER = 'http://127.0.0.1:4010';
  * path of a server URL (by design, see its FAQ), so a document with `servers: /v1` and paths
  * `/apps` needs every path rewritten in front of Prism. Generators and Postman take either.
  */
+/** The table's description on every operation that declares none of its own (openapi-descriptions.ts). */
+function withDescriptions(doc: OpenApiObject): OpenApiObject {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (operation === undefined || operation.description !== undefined || operation.operationId === undefined) continue;
+      const description = OPERATION_DESCRIPTIONS[operation.operationId];
+      if (description !== undefined) operation.description = description;
+    }
+  }
+  return doc;
+}
+
 function underBasePath(doc: OpenApiObject, basePath: string): OpenApiObject {
   doc.paths = Object.fromEntries(Object.entries(doc.paths ?? {}).map(([path, item]) => [`${basePath}${path}`, item]));
   return doc;
@@ -43,25 +54,30 @@ export function registerOpenApiDocument(
     }
     return described;
   };
-  const document = (all: OpenAPIHono<AppEnv>): OpenApiObject =>
+  // `servers` is the origin the document is fetched from, so a client made from it calls this emulator, on any port.
+  const document = (all: OpenAPIHono<AppEnv>, origin: string): OpenApiObject =>
     underBasePath(
-      withSharedResponses(
-        all.getOpenAPI31Document({
-          openapi: '3.1.0',
-          info: {
-            title: 'Wallet and Identity Service API',
-            version: options.version,
-            description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
-            license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
-          },
-          servers: [{ url: DEFAULT_SERVER, description: 'svc serve on its default address (another with --port)' }],
-          tags: API_TAGS.map((tag) => ({ ...tag })),
-        }),
+      withDescriptions(
+        withSharedResponses(
+          all.getOpenAPI31Document({
+            openapi: '3.1.0',
+            info: {
+              title: 'Wallet and Identity Service API',
+              version: options.version,
+              description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
+              license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+              // The emulator answers for itself: its dashboard shows what it holds and what it sent.
+              contact: { name: 'svc emulator dashboard', url: `${origin}/_emulator/ui` },
+            },
+            servers: [{ url: origin, description: 'The emulator this document was fetched from' }],
+            tags: API_TAGS.map((tag) => ({ ...tag })),
+          }),
+        ),
       ),
       options.basePath,
     );
   // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  v1.get('/openapi.json', async (c) => c.json(document(await describedRoutes()), 200));
+  v1.get('/openapi.json', async (c) => c.json(document(await describedRoutes(), new URL(c.req.url).origin), 200));
 }
 
 /** Adds what the document has beside the routes: the security schemes, the webhooks and GET /openapi.json itself. */

@@ -1,7 +1,7 @@
 /** /v1/tenant: the tenant the API key acts for; patch its name and settings. */
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
-import { envelope, jsonBody, jsonResponse } from '../schemas/common.js';
+import { envelope, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
 import { tenantView, updateTenant } from '../services/tenants.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
@@ -32,7 +32,7 @@ export function tenantRoutes(rt: Runtime) {
         tags,
         security,
         summary: 'Update tenant settings',
-        request: jsonBody(UpdateTenantBody),
+        request: optionalJsonBody(UpdateTenantBody),
         responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant') },
       }),
       async (c) => c.json({ data: tenantView(await updateTenant(rt, c.get('tenant').id, c.req.valid('json'))) }, 200),

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { userSession } from '../middleware/session.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE, SESSION_SECURITY } from '../schemas/auth.js';
-import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { envelope, errorResponses, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { ClaimWalletBody, ClaimedWallet, Wallet } from '../schemas/wallets.js';
 import { claimWallet, getClaimedWallet, walletView } from '../services/wallets.js';
 import { newRouter } from './router.js';
@@ -24,7 +24,7 @@ export function walletRoutes(rt: Runtime) {
         tags,
         security,
         summary: 'Create wallet for the current user',
-        request: jsonBody(ClaimWalletBody),
+        request: optionalJsonBody(ClaimWalletBody),
         responses: { 201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)'), ...errorResponses(409, 410) },
       }),
       async (c) => c.json({ data: await claimWallet(rt, c.get('user')) }, 201, NO_STORE),

@@ -2,7 +2,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { Deleted } from '../schemas/apps.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
+import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse, list } from '../schemas/common.js';
 import { CreateWebhookBody, Delivery, DeliveryListQuery, TestEventBody, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, sendTestEvent, updateWebhook } from '../services/webhooks.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
@@ -49,7 +49,7 @@ export function webhooksRoutes(rt: Runtime) {
         tags,
         security,
         summary: 'Update webhook',
-        request: { params: IdParam, ...jsonBody(UpdateWebhookBody) },
+        request: { params: IdParam, ...optionalJsonBody(UpdateWebhookBody) },
         responses: {
           200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'),
           ...errorResponses(404),

@@ -32,14 +32,8 @@ Examples:
         // Checked here first, so a bad file is a readable error before any request; the server checks again.
         fixture = await loadFixtureFile(file);
       } catch (error) {
-        if (error instanceof FixtureError)
-          throw new CliError(
-            error.message
-              .split('\n')
-              .map((line) => line.trim())
-              .join(' '),
-            2,
-          );
+        // As `svc serve --seed` prints it: one problem a line under the file's name.
+        if (error instanceof FixtureError) throw new CliError(error.message, 2);
         throw error;
       }
       const { tenants } = await controlRequest<{ tenants: SeededTenant[] }>(options, 'POST', '/seed', fixture);

@@ -1,12 +1,14 @@
 /**
  * `svc openapi`: the OpenAPI 3.1 document of the API. By default it is made in-process from
  * the same app `svc serve` runs (no server needed); with --url it is fetched from a server.
+ * Its `servers` is the origin it is made for: --server (default svc serve's address), or the
+ * --url server's own; the command says which on stderr, so stdout stays the document alone.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadUndici } from '../../undici.js';
 import { createApp } from '../../app.js';
-import { createRuntime } from '../../emulator.js';
+import { createRuntime, DEFAULT_HOST, DEFAULT_PORT } from '../../emulator.js';
 import { VERSION } from '../../version.js';
 import { originOf } from '../control-client.js';
 import { CliError } from '../output.js';
@@ -14,12 +16,25 @@ import { CliError } from '../output.js';
 interface OpenApiOptions {
   out?: string;
   url?: string;
+  server?: string;
 }
 
-async function inProcess(): Promise<string> {
+/** svc serve's default address (DESIGN D1). */
+const DEFAULT_SERVER = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
+
+/** An origin for `servers`: scheme, host, optional port, nothing more. */
+function parseServer(text: string): string {
+  const url = URL.canParse(text) ? new URL(text) : null;
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== text.replace(/\/$/, ''))
+    throw new CliError(`--server "${text}" is not an origin such as http://127.0.0.1:4400 (scheme, host, optional port, no path)`, 2);
+  return url.origin;
+}
+
+async function inProcess(server: string): Promise<string> {
   const rt = await createRuntime({ inMemory: true });
   try {
-    const answer = await createApp(rt, { version: VERSION }).request('/v1/openapi.json');
+    // Asked for at the origin it is made for: the document's servers is the origin of the request.
+    const answer = await createApp(rt, { version: VERSION }).request(`${server}/v1/openapi.json`);
     if (answer.status !== 200) throw new CliError(`the app could not make its OpenAPI document (HTTP ${answer.status})`);
     return await answer.text();
   } finally {
@@ -45,25 +60,31 @@ export function registerOpenApi(program: Command): void {
     .command('openapi')
     .description('Print or save the OpenAPI 3.1 document of the API (made in-process unless --url)')
     .option('-o, --out <file>', 'write it to this file instead of stdout')
-    .option('--url <url>', 'fetch it from a running emulator instead')
+    .option('--url <url>', "fetch it from a running emulator instead (its servers is then that emulator's origin)")
+    .option('--server <origin>', `the origin written into servers (default ${DEFAULT_SERVER}); not with --url`, parseServer)
     .addHelpText(
       'after',
       `
 Examples:
   $ svc openapi > openapi.json
   $ svc openapi --out build/openapi.json
+  $ svc openapi --server http://127.0.0.1:4400 --out openapi.json   # for svc serve --port 4400
   $ svc openapi --url http://127.0.0.1:4010`,
     )
     .action(async (options: OpenApiOptions) => {
-      const text = options.url === undefined ? await inProcess() : await fromServer(options.url);
+      if (options.url !== undefined && options.server !== undefined)
+        throw new CliError('--server sets the origin of a document made here; with --url the server gives its own', 2);
+      const text = options.url === undefined ? await inProcess(options.server ?? DEFAULT_SERVER) : await fromServer(options.url);
       let pretty: string;
       try {
         pretty = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
       } catch {
         throw new CliError('the answer is not a JSON document');
       }
+      const servers = (JSON.parse(text) as { servers?: Array<{ url?: string }> }).servers?.map((server) => server.url).join(', ') ?? '(none)';
       if (options.out === undefined) {
         process.stdout.write(pretty);
+        process.stderr.write(`The document's servers: ${servers}${options.url === undefined ? ' (set it with --server)' : ''}\n`);
         return;
       }
       try {
@@ -71,6 +92,6 @@ Examples:
       } catch (error) {
         throw new CliError(`cannot write ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      process.stderr.write(`Wrote the OpenAPI document to ${options.out}\n`);
+      process.stderr.write(`Wrote the OpenAPI document to ${options.out}, servers: ${servers}\n`);
     });
 }

@@ -8,6 +8,7 @@ import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
 import { addressRange, parseTargetPolicy, TargetPolicyError } from '../../webhooks/targets.js';
+import type { CorsSetting } from '../../runtime.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 interface ServeOptions {
@@ -28,6 +29,7 @@ interface ServeOptions {
   dnsServer?: string;
   rateLimit?: number | 'off';
   webhookTargets?: string;
+  cors?: CorsSetting;
 }
 
 function parseDnsServer(text: string): string {
@@ -58,6 +60,23 @@ function parseRateLimit(text: string): number | 'off' {
   if (!/^\d+(\.\d+)?$/.test(text) || !(value > 0))
     throw new CliError(`--rate-limit must be a positive number of requests per second or "off", got "${text}"`, 2);
   return value;
+}
+
+/** `*`, `off`, or a comma list of origins (scheme://host[:port]), each checked now rather than never matching later. */
+function parseCors(text: string): CorsSetting {
+  if (text === '*' || text === 'off') return text;
+  return text.split(',').map((part) => {
+    const origin = part.trim();
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      // Reported below with the rest.
+    }
+    if (parsed === null || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.origin !== origin)
+      throw new CliError(`--cors "${origin}" is not an origin such as http://localhost:5173 (scheme, host, optional port, no path); or give * or off`, 2);
+    return origin;
+  });
 }
 
 function parseDurationOption(name: string, text: string): number {
@@ -116,6 +135,11 @@ export function registerServe(program: Command): void {
       'addresses webhooks may reach: local (loopback, private networks, the internet; never link-local), public (the internet only: for a shared host), any, or networks and host names, comma-separated (default local; env SVC_WEBHOOK_TARGETS)',
       (text) => parseWebhookTargets(text),
     )
+    .option(
+      '--cors <origins>',
+      "browser origins that may call /v1: * (any), off, or a comma list instead of the loopback ones (default: any localhost or 127.0.0.1 origin, and the tenants' configured origins unless off)",
+      parseCors,
+    )
     .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
     .addHelpText(
       'after',
@@ -126,7 +150,8 @@ Examples:
   $ svc serve --seed fixtures/mine.json --data-dir /tmp/svc
   $ svc serve --log-format json --quiet
   $ svc serve --host 0.0.0.0 --webhook-targets public,10.20.0.0/16,hooks.internal
-                                      # a shared host: the internet, one internal network, one internal name`,
+                                      # a shared host: the internet, one internal network, one internal name
+  $ svc serve --cors http://myapp.test:3000,http://localhost:5173   # browser origins beside the tenants'`,
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -182,6 +207,7 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(webhookTargets === undefined ? {} : { webhookTargets }),
+    ...(options.cors === undefined ? {} : { cors: options.cors }),
     logger,
   });
 
@@ -192,6 +218,8 @@ async function serve(options: ServeOptions): Promise<void> {
     `  Data       ${store !== undefined ? `${redactUrl(store)} (shared)` : (emulator.rt.store.dataDir ?? '(in memory)')}`,
     ...emulator.seededKeys.map((k) => `  API key    ${chalk.green(k.key)}  ${chalk.dim(`(${k.tenantName})`)}`),
   ];
+  // The CLI's other commands default to the default port's address: elsewhere they need SVC_URL, so say how to set it.
+  if (emulator.baseUrl !== `http://${DEFAULT_HOST}:${DEFAULT_PORT}/v1`) lines.push(`  CLI        ${chalk.cyan(`export SVC_URL=${emulator.baseUrl}`)}`);
   if (emulator.seededKeys.length === 0) lines.push(`  API key    ${chalk.dim('none of the fixture keys is active; create one with POST /v1/api-keys')}`);
   if (options.logFormat === 'json') {
     process.stdout.write(

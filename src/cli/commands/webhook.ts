@@ -22,7 +22,17 @@ function describe(delivery: DeadDelivery): string {
 
 /** Creates the `webhook` command with its `dlq` subcommands; other subcommands register on it. */
 export function registerWebhook(program: Command): Command {
-  const webhook = program.command('webhook').description('Work with webhook deliveries: the DLQ, a local receiver, signature checks');
+  const webhook = program
+    .command('webhook')
+    .description('Work with webhook deliveries: the DLQ, a local receiver, signature checks')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ svc webhook listen --register --url http://127.0.0.1:4010/v1 --api-key sk_test_…
+  $ svc webhook verify --secret whsec_… --timestamp 1763719200 --signature sha256=5f2c… --event-id evt_… --body-file body.json
+  $ svc webhook dlq list`,
+    );
   const dlq = webhook
     .command('dlq')
     .description('List and retry dead deliveries (those whose every retry failed)')
@@ -35,14 +45,17 @@ Examples:
   $ svc webhook dlq retry --all`,
     );
 
-  withControlOptions(dlq.command('list').description('List the DLQ')).action(async (options: ControlCliOptions) => {
-    const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
-    if (options.json) process.stdout.write(`${JSON.stringify(dead)}\n`);
-    else if (dead.length === 0) process.stdout.write('The DLQ is empty.\n');
-    else process.stdout.write(`${dead.map(describe).join('\n')}\n`);
-  });
+  withControlOptions(dlq.command('list').description('List the DLQ'))
+    .addHelpText('after', '\nExamples:\n  $ svc webhook dlq list\n  $ svc webhook dlq list --json --url http://127.0.0.1:4400')
+    .action(async (options: ControlCliOptions) => {
+      const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
+      if (options.json) process.stdout.write(`${JSON.stringify(dead)}\n`);
+      else if (dead.length === 0) process.stdout.write('The DLQ is empty.\n');
+      else process.stdout.write(`${dead.map(describe).join('\n')}\n`);
+    });
 
   withControlOptions(dlq.command('retry [id]').description('Send a dead delivery once more (same event id)'))
+    .addHelpText('after', '\nExamples:\n  $ svc webhook dlq retry dlv_4f8Qm2xZb7LkP1sT9vRa\n  $ svc webhook dlq retry --all --json')
     .option('--all', 'retry every delivery in the DLQ')
     .action(async (id: string | undefined, options: ControlCliOptions & { all?: boolean }) => {
       const ids = options.all ? (await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq')).map((d) => d.id) : id ? [id] : [];
