@@ -22,6 +22,7 @@ import { apiKeyAuth } from './middleware/auth.js';
 import { ChainRouter } from './middleware/chain-router.js';
 import { droppedBody, jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
+import { journalRequests } from './middleware/journal.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
 import { answerByRunningAgain, responseHeaders } from './middleware/response.js';
@@ -125,7 +126,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     }
     return routes!;
   };
-  app.use('*', responseHeaders(logger));
+  app.use('*', responseHeaders(logger), journalRequests(rt));
 
   for (const area of AREAS) {
     if (!('load' in area)) continue;

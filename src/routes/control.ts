@@ -14,6 +14,7 @@ import { advanceClock, clockView, scheduledCount, setClock } from '../services/c
 import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, seedDocument, triggerEvent } from '../services/control.js';
 import { storeInfo } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
+import { harnessRoutes } from './control-harness.js';
 import { issueDetails } from './router.js';
 
 async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise<T> {
@@ -80,6 +81,8 @@ export function controlRoutes(rt: Runtime) {
   app.post('/faults', async (c) => c.json({ data: await faultInjector(rt).add(await parseBody(FaultBody, c.req.json())) }, 201));
 
   app.delete('/faults', async (c) => c.json({ data: { cleared: await faultInjector(rt).clear() } }));
+
+  app.route('/', harnessRoutes(rt));
 
   return app;
 }
