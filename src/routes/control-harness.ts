@@ -51,7 +51,7 @@ export function harnessRoutes(rt: Runtime) {
 
   app.delete('/tenants/:id', async (c) => c.json({ data: await removeTestTenant(rt, c.req.param('id')) }));
 
-  app.get('/requests', (c) => c.json({ data: requestJournal(rt).list(query(RequestsQuery, c.req.query())) }));
+  app.get('/requests', async (c) => c.json({ data: await requestJournal(rt).list(query(RequestsQuery, c.req.query())) }));
 
   app.delete('/requests', (c) => {
     const { tenant } = query(ExportQuery, c.req.query());

@@ -4,11 +4,12 @@
  * called X". It lives in this process's memory, never in the store: it is a view of what this
  * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
  */
+import { JsonText } from '../json-text.js';
 import type { Runtime } from '../runtime.js';
 import type { RequestsFilter } from '../schemas/harness.js';
 
 /** How many requests the journal keeps; the oldest go first. */
-export const JOURNAL_CAPACITY = 2000;
+export const JOURNAL_CAPACITY = 1000;
 /** How much of a body is kept; longer ones are cut, and say so. */
 export const JOURNAL_BODY_CHARS = 16 * 1024;
 
@@ -68,26 +69,88 @@ function pathMatches(path: string, wanted: string): boolean {
   return wanted.endsWith('*') ? path.startsWith(wanted.slice(0, -1)) : path === wanted;
 }
 
+/**
+ * One request as the middleware leaves it: what the request already made (the body text's
+ * promise, the value given to c.json()), made into a JournalEntry only when the journal is read.
+ */
+export interface RawEntry {
+  seq: number;
+  /** Date.now() and the emulator clock (ms) when it arrived; performance.now() when it arrived and ended. */
+  wallMs: number;
+  emulatedMs: number;
+  startedAt: number;
+  endedAt: number;
+  tenantId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  requestId: string;
+  sent: Promise<string> | undefined;
+  answered: unknown;
+}
+
+/** What c.json() was given, as text: a JsonText (json-text.ts) carries its own. */
+function answeredText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof JsonText) return value.text;
+  return JSON.stringify(value);
+}
+
+async function view(raw: RawEntry): Promise<JournalEntry> {
+  const sent = raw.sent === undefined ? undefined : await raw.sent.catch(() => undefined);
+  return {
+    seq: raw.seq,
+    time: new Date(raw.wallMs).toISOString(),
+    emulatedTime: new Date(raw.emulatedMs).toISOString(),
+    tenantId: raw.tenantId,
+    method: raw.method,
+    path: raw.path,
+    query: raw.query,
+    status: raw.status,
+    requestId: raw.requestId,
+    durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
+    requestBody: journalBody(sent),
+    responseBody: journalBody(answeredText(raw.answered)),
+  };
+}
+
 export class RequestJournal {
-  readonly #entries: JournalEntry[] = [];
+  readonly #entries: RawEntry[] = [];
   #seq = 0;
 
   constructor(readonly capacity = JOURNAL_CAPACITY) {}
 
-  /** The next sequence number, taken when a request arrives (so entries keep arrival order by seq). */
-  nextSeq(): number {
-    return ++this.#seq;
+  /** An entry for a request that has just arrived (its seq keeps arrival order); add() it once answered. */
+  begin(method: string, path: string, query: string, requestId: string, emulatedMs: number): RawEntry {
+    return {
+      seq: ++this.#seq,
+      wallMs: Date.now(),
+      emulatedMs,
+      startedAt: performance.now(),
+      endedAt: 0,
+      tenantId: null,
+      method,
+      path,
+      query,
+      status: 0,
+      requestId,
+      sent: undefined,
+      answered: undefined,
+    };
   }
 
-  add(entry: JournalEntry): void {
+  add(entry: RawEntry): void {
     if (this.capacity === 0) return;
     this.#entries.push(entry);
-    if (this.#entries.length > this.capacity) this.#entries.splice(0, this.#entries.length - this.capacity);
+    // Dropped in batches, so a full journal does not move every entry on every request.
+    if (this.#entries.length > this.capacity + 64) this.#entries.splice(0, this.#entries.length - this.capacity);
   }
 
   /** The entries that pass the filter, oldest first; with `limit`, the newest `limit` of them. */
-  list(filter: RequestsFilter = {}): JournalEntry[] {
-    const found = this.#entries
+  async list(filter: RequestsFilter = {}): Promise<JournalEntry[]> {
+    const kept = this.#entries.length > this.capacity ? this.#entries.slice(-this.capacity) : this.#entries;
+    const found = kept
       .filter(
         (entry) =>
           (filter.after === undefined || entry.seq > filter.after) &&
@@ -98,7 +161,7 @@ export class RequestJournal {
           (filter.request_id === undefined || entry.requestId === filter.request_id),
       )
       .sort((a, b) => a.seq - b.seq);
-    return filter.limit === undefined ? found : found.slice(-filter.limit);
+    return Promise.all((filter.limit === undefined ? found : found.slice(-filter.limit)).map(view));
   }
 
   /** Forgets every entry, or one tenant's. Answers how many went. */
