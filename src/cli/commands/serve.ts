@@ -1,17 +1,17 @@
 /** `svc serve`: the emulator of the whole API on a file-backed store, or on a PostgreSQL one that several processes share. */
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
-import { createLogger, type LogFormat } from '../../logger.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startEmulator, type EmulatorOptions } from '../../emulator.js';
+import { createLogger, type LogFormat, type Logger } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
-interface ServeOptions {
+export interface ServeOptions {
   port: number;
   host: string;
-  dataDir: string;
+  dataDir?: string;
   seed?: string;
   inMemory?: boolean;
   store?: string;
@@ -51,13 +51,15 @@ function parseSchedule(text: string): number[] {
   return text.split(',').map((part) => parseDurationOption('--retry-schedule', part.trim()));
 }
 
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('Run the emulator: the whole API on a local, file-backed store (or, with --store, a PostgreSQL one several processes share)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), DEFAULT_PORT)
+/**
+ * The options of `svc serve`, on `command`; `svc exec` takes the same, with its own defaults
+ * for where the emulator listens and keeps its data.
+ */
+export function addServeOptions(command: Command, defaults: { port: number; dataDir?: string }): Command {
+  return command
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), defaults.port)
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
-    .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', './.svc')
+    .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', defaults.dataDir)
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
     .option(
@@ -86,7 +88,16 @@ export function registerServe(program: Command): void {
     )
     .option('--dns-server <host:port>', "DNS server for custom-domain verification (default: the system's)", parseDnsServer)
     .option('--rate-limit <n|off>', "requests per second for every API key, or off (default: the tenant plan's rate)", parseRateLimit)
-    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
+    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN']);
+}
+
+export function registerServe(program: Command): void {
+  addServeOptions(
+    program
+      .command('serve')
+      .description('Run the emulator: the whole API on a local, file-backed store (or, with --store, a PostgreSQL one several processes share)'),
+    { port: DEFAULT_PORT, dataDir: './.svc' },
+  )
     .addHelpText(
       'after',
       `
@@ -115,20 +126,20 @@ function parseStoreUrl(text: string): string {
   return text;
 }
 
-async function serve(options: ServeOptions): Promise<void> {
+/** What startEmulator() takes for the options of `svc serve` (and `svc exec`); bad values are refused here. */
+export function emulatorOptions(options: ServeOptions, logger: Logger): EmulatorOptions & { storeUrl?: string } {
   const fromEnv = process.env['SVC_STORE_URL'];
   const store = options.store ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   if (store !== undefined) parseStoreUrl(store);
-  const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
     startTime = new Date(options.startTime);
     if (Number.isNaN(startTime.getTime())) throw new CliError(`--start-time "${options.startTime}" is not an ISO date`, 2);
   }
-  const emulator = await startEmulator({
+  return {
     port: options.port,
     host: options.host,
-    dataDir: options.dataDir,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     inMemory: options.inMemory ?? false,
     ...(store === undefined ? {} : { storeUrl: store }),
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
@@ -139,7 +150,14 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     logger,
-  });
+  };
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
+  const settings = emulatorOptions(options, logger);
+  const store = settings.storeUrl;
+  const emulator = await startEmulator(settings);
 
   const lines = [
     `${chalk.bold('svc')} emulator ready`,
