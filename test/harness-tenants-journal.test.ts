@@ -131,6 +131,29 @@ describe('waiting for webhooks', () => {
   });
 });
 
+describe('redelivery', () => {
+  it('sends a delivered event again with the same event id, by id or since a time, and refuses a request naming neither', async () => {
+    const made = unwrap(await admin.emulator.tenants.create({ template: null })).data;
+    const worker = admin.emulator.clientFor(made.apiKey);
+    unwrap(await worker.webhooks.create({ url: receiver.url, events: ['user.created'] }));
+    unwrap(await worker.users.create({ email: 'again@worker.test' }));
+    const { event } = await admin.emulator.waitForDelivery({ tenant: made.tenant.id, type: 'user.created' });
+    const before = receiver.received.filter((request) => request.headers['x-service-event-id'] === event.id).length;
+    const byId = unwrap(await admin.emulator.redeliver({ eventId: event.id })).data;
+    expect(byId).toMatchObject({ events: 1, skipped: [], redelivered: [{ eventId: event.id, status: 'succeeded' }] });
+    expect(byId.redelivered[0]!.attempts).toHaveLength(2);
+    const since = unwrap(await admin.emulator.redeliver({ since: '1h', tenant: made.tenant.id })).data;
+    expect(since.redelivered.map((delivery) => delivery.eventId)).toEqual([event.id]);
+    const sent = receiver.received.filter((request) => request.headers['x-service-event-id'] === event.id);
+    expect(sent.length).toBe(before + 2);
+    expect(new Set(sent.map((request) => request.body)).size).toBe(1);
+    const neither = await admin.emulator.request('POST', '/redeliver', { body: { since: 'yesterday' } });
+    expect(neither.status).toBe(400);
+    expect(neither.body).toMatchObject({ code: 'validation_error', details: [{ path: 'since' }] });
+    expect((await admin.emulator.redeliver({ eventId: 'evt_nope' })).status).toBe(404);
+  });
+});
+
 describe('export', () => {
   it('writes a fixture that a fresh emulator seeded from it lists the same', async () => {
     const made = unwrap(await admin.emulator.tenants.create({ name: 'exported' })).data;

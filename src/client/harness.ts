@@ -144,6 +144,12 @@ export function harnessCalls(control: Control) {
     clearRequests: (tenant?: string, extra?: CallOptions): R<{ cleared: number }> => control('DELETE', '/requests', { ...extra, query: { tenant } }),
     /** Every delivery, of one tenant, event type, event or status. */
     deliveries,
+    /** Sends an event again (same event id) to its webhooks, or every event since a time (ISO, or a duration such as `10m`). */
+    redeliver: (
+      body: { eventId?: string; since?: string; tenant?: string },
+      extra?: CallOptions,
+    ): R<{ events: number; redelivered: ControlDelivery[]; skipped: Array<{ id: string; eventId: string; status: string; reason: string }> }> =>
+      control('POST', '/redeliver', { ...extra, body }),
     /** The store, or one tenant, as a fixture that `svc serve --seed` and `svc seed` take back. */
     export: (
       tenant?: string,

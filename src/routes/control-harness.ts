@@ -1,16 +1,18 @@
 /**
  * The control plane's calls for test runs (issue 35), mounted by control.ts behind its guard:
  * a tenant per test worker (`/tenants`), the request journal (`/requests`), every delivery of
- * a tenant (`/deliveries`, what a test waits on) and the store as a fixture (`/export`).
+ * a tenant (`/deliveries`, what a test waits on), sending events again (`/redeliver`) and the
+ * store as a fixture (`/export`).
  */
 import { Hono } from 'hono';
 import { z, type ZodType } from 'zod';
 import type { AppEnv } from '../middleware/context.js';
 import type { Runtime } from '../runtime.js';
-import { CreateTenantBody, RequestsQuery, ResetTenantBody } from '../schemas/harness.js';
+import { CreateTenantBody, RedeliverBody, RequestsQuery, ResetTenantBody } from '../schemas/harness.js';
 import { DeliveryStatus } from '../schemas/webhooks.js';
 import { controlDeliveryView } from '../services/control.js';
 import { exportFixture } from '../services/export.js';
+import { redeliver } from '../services/redeliver.js';
 import { requestJournal } from '../services/request-journal.js';
 import { createTestTenant, listTenants, removeTestTenant, resetTestTenant } from '../services/test-tenants.js';
 import { validationError } from './router.js';
@@ -69,6 +71,8 @@ export function harnessRoutes(rt: Runtime) {
     );
     return c.json({ data: found.map(controlDeliveryView) });
   });
+
+  app.post('/redeliver', async (c) => c.json({ data: await redeliver(rt, await body(RedeliverBody, c.req.json())) }));
 
   app.get('/export', async (c) => c.json({ data: await exportFixture(rt, query(ExportQuery, c.req.query()).tenant) }));
 

@@ -45,3 +45,17 @@ export const RequestsQuery = z.object({
   limit: Count(10_000).optional(),
 });
 export type RequestsFilter = z.output<typeof RequestsQuery>;
+
+/** POST /_emulator/redeliver: one event by id, or every event since a time (ISO, or a duration back from now such as 10m). */
+export const RedeliverBody = z
+  .object({
+    eventId: z.string().min(1).max(100).optional(),
+    since: z
+      .string()
+      .refine((text) => /^\d+(\.\d+)?(ms|s|m|h|d)$/.test(text) || (/^\d{4}-\d\d-\d\dT/.test(text) && !Number.isNaN(Date.parse(text))), {
+        message: 'an ISO time such as 2026-11-21T10:00:00Z, or a duration back from now such as 10m',
+      })
+      .optional(),
+    tenant: z.string().max(100).optional(),
+  })
+  .refine((body) => body.eventId !== undefined || body.since !== undefined, { message: 'give eventId or since', path: ['eventId'] });
