@@ -15,6 +15,7 @@ import { createLogger } from '../../logger.js';
 import { CliError } from '../output.js';
 import { writeArtifacts, writeExport } from './exec-artifacts.js';
 import { addServeOptions, emulatorOptions, type ServeOptions } from './serve.js';
+import { emulatorEnv } from '../../testing/shared-emulator.js';
 import { loadUndici } from '../../undici.js';
 
 interface ExecOptions extends ServeOptions {
@@ -28,21 +29,6 @@ const LOG_LINES = 20_000;
 /** How long the emulator has to answer /v1/readyz 200 once it listens. */
 const READY_TIMEOUT_MS = 30_000;
 const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
-
-/** What the command finds in its environment (documented in docs/testing-with-svc.md). */
-export function commandEnv(emulator: Emulator): Record<string, string> {
-  const [first, second] = emulator.seededKeys;
-  const env: Record<string, string> = {
-    SVC_URL: emulator.baseUrl,
-    SVC_ORIGIN: emulator.server.origin,
-  };
-  if (first !== undefined) Object.assign(env, { SVC_API_KEY: first.key, SVC_TENANT_ID: first.tenantId });
-  // The second key is another tenant's when the fixture has one: what isolation tests need.
-  const other = emulator.seededKeys.find((key) => key.tenantId !== first?.tenantId) ?? second;
-  if (other !== undefined) Object.assign(env, { SVC_SECOND_API_KEY: other.key, SVC_SECOND_TENANT_ID: other.tenantId });
-  if (emulator.rt.options.adminToken !== undefined) env['SVC_ADMIN_TOKEN'] = emulator.rt.options.adminToken;
-  return env;
-}
 
 async function waitUntilReady(baseUrl: string): Promise<void> {
   const { fetch } = await loadUndici();
@@ -130,7 +116,7 @@ async function exec(argv: string[], options: ExecOptions): Promise<number> {
     emulator = await startEmulator({ ...settings, ...(temporary === undefined ? {} : { dataDir: temporary }) });
     await waitUntilReady(emulator.baseUrl);
     process.stderr.write(`svc exec: emulator ready at ${emulator.baseUrl}; running ${argv.join(' ')}\n`);
-    const code = await runCommand(argv, commandEnv(emulator));
+    const code = await runCommand(argv, emulatorEnv(emulator));
     if (options.exportOnExit !== undefined) await writeExport(emulator, options.exportOnExit);
     if (code !== 0 && options.artifacts !== undefined) {
       await writeArtifacts(emulator, options.artifacts, log);
