@@ -109,6 +109,41 @@ describe('svc exec', () => {
     expect(JSON.parse(result.stdout.trim())).toEqual({ users: ['Kept'], apps: ['Kept app'], journal: ['GET /v1/users?search=kept@exec.test'] });
   });
 
+  it('svc requests prints and follows the journal, svc export writes the fixture, svc webhook redeliver checks its usage', async () => {
+    const out = join(tempDataDir(), 'export.json');
+    const file = script(`${CALL}
+      import { execFileSync, spawn } from 'node:child_process';
+      import { readFileSync } from 'node:fs';
+      const svc = (...args) => execFileSync(process.execPath, [${JSON.stringify(SVC_BIN)}, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+      await call('GET', '/users/usr_missing00000000000000');
+      const printed = svc('requests', '--status', '4xx', '--bodies');
+      const tail = spawn(process.execPath, [${JSON.stringify(SVC_BIN)}, 'requests', '--tail', '--json', '--method', 'POST']);
+      let lines = '';
+      tail.stdout.on('data', (chunk) => (lines += chunk));
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await call('POST', '/apps', { name: 'Followed' });
+      while (!lines.includes('Followed')) await new Promise((resolve) => setTimeout(resolve, 100));
+      tail.kill('SIGTERM');
+      svc('export', '--out', ${JSON.stringify(out)});
+      let usage;
+      try { svc('webhook', 'redeliver'); } catch (error) { usage = { status: error.status, stderr: String(error.stderr) }; }
+      console.log(JSON.stringify({ printed, followed: JSON.parse(lines.trim().split(String.fromCharCode(10))[0]), exported: JSON.parse(readFileSync(${JSON.stringify(out)}, 'utf8')).tenants.map((t) => t.name), usage }));
+    `);
+    const result = await runCli(['exec', '--', process.execPath, file], { timeoutMs: 60_000 });
+    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
+    const seen = JSON.parse(result.stdout.trim()) as {
+      printed: string;
+      followed: Record<string, unknown>;
+      exported: string[];
+      usage: { status: number; stderr: string };
+    };
+    expect(seen.printed).toMatch(/GET\s+\/v1\/users\/usr_missing00000000000000 404 [\d.]+ms req_\w+ ten_acme0000000000000001\n\s+answered \{"error":/);
+    expect(seen.followed).toMatchObject({ method: 'POST', path: '/v1/apps', status: 201, requestBody: { name: 'Followed' } });
+    expect(seen.exported).toEqual(['Acme Wallet', 'Globex Identity']);
+    expect(seen.usage).toMatchObject({ status: 2 });
+    expect(seen.usage.stderr).toContain('name one event id, or give --since');
+  });
+
   it('refuses a run with no command, as a usage error', async () => {
     const result = await runCli(['exec'], { timeoutMs: 15_000 });
     expect(result.code).toBe(2);
