@@ -109,6 +109,23 @@ describe('the request journal', () => {
   });
 });
 
+describe('the journal size', () => {
+  it.each([
+    [1, ['/v1/apps']],
+    [0, []],
+  ])('journalSize %i keeps at most that many requests', async (journalSize, paths) => {
+    const small = await startTestEmulator({ journalSize });
+    try {
+      const client = createClient({ baseUrl: small.baseUrl, apiKey: ACME_KEY });
+      await client.users.list();
+      await client.apps.list();
+      expect(unwrap(await client.emulator.requests()).data.map((entry) => entry.path)).toEqual(paths);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('waiting for webhooks', () => {
   it('waits for an event whose data matches, and for its delivery to succeed', async () => {
     const made = unwrap(await admin.emulator.tenants.create({ template: null })).data;

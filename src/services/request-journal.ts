@@ -175,9 +175,9 @@ export class RequestJournal {
 
 const journals = new WeakMap<Runtime, RequestJournal>();
 
-/** The runtime's one request journal. */
+/** The runtime's one request journal, of the size its options give (`--journal-size`). */
 export function requestJournal(rt: Runtime): RequestJournal {
   let journal = journals.get(rt);
-  if (!journal) journals.set(rt, (journal = new RequestJournal()));
+  if (!journal) journals.set(rt, (journal = new RequestJournal(rt.options.journalSize ?? JOURNAL_CAPACITY)));
   return journal;
 }

@@ -52,7 +52,8 @@ export function registerRequests(program: Command): void {
     .addHelpText(
       'after',
       `
-The journal lives in the emulator's memory: the last 1000 requests it answered, with bodies
+The journal lives in the emulator's memory: the last 1000 requests it answered (svc serve
+--journal-size), with bodies
 whose secrets (API keys, webhook secrets, tokens, shares, codes) read [redacted]. Requests to
 the control plane (/_emulator) are not in it.
 

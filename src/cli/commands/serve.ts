@@ -24,6 +24,7 @@ export interface ServeOptions {
   adminToken?: string;
   dnsServer?: string;
   rateLimit?: number | 'off';
+  journalSize?: number;
 }
 
 function parseDnsServer(text: string): string {
@@ -88,7 +89,12 @@ export function addServeOptions(command: Command, defaults: { port: number; data
     )
     .option('--dns-server <host:port>', "DNS server for custom-domain verification (default: the system's)", parseDnsServer)
     .option('--rate-limit <n|off>', "requests per second for every API key, or off (default: the tenant plan's rate)", parseRateLimit)
-    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN']);
+    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
+    .option(
+      '--journal-size <n>',
+      'answered requests the request journal keeps in memory; 0 turns it off (default 1000)',
+      parseIntegerOption('--journal-size', 0, 1_000_000),
+    );
 }
 
 export function registerServe(program: Command): void {
@@ -149,6 +155,7 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
     ...(options.adminToken === undefined || options.adminToken === '' ? {} : { adminToken: options.adminToken }),
     ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+    ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     logger,
   };
 }
