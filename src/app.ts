@@ -23,6 +23,7 @@ import { ChainRouter } from './middleware/chain-router.js';
 import { droppedBody, jsonBody } from './middleware/body.js';
 import { corsFor } from './middleware/cors.js';
 import { injectFaults } from './middleware/faults.js';
+import { journalRequests } from './middleware/journal.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { storeSync } from './middleware/store-sync.js';
 import { answerByRunningAgain, responseHeaders } from './middleware/response.js';
@@ -126,7 +127,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<Ap
     }
     return routes!;
   };
-  app.use('*', responseHeaders(logger));
+  app.use('*', responseHeaders(logger), journalRequests(rt));
   // Before the areas load and before the API key: a browser's preflight carries no key.
   const cors = corsFor(rt, rt.options.cors);
   if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);

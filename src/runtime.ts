@@ -43,6 +43,8 @@ export interface RuntimeOptions {
   adminToken?: string;
   /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */
   seedFile?: string;
+  /** How many answered requests the request journal keeps in memory (services/request-journal.ts); 0 keeps none. */
+  journalSize?: number;
   logger?: Logger;
 }
 

@@ -4,8 +4,11 @@ import { VERSION } from '../version.js';
 import { registerClock } from './commands/clock.js';
 import { registerData } from './commands/data.js';
 import { registerEvents } from './commands/events.js';
+import { registerExec } from './commands/exec.js';
+import { registerExport } from './commands/export.js';
 import { registerFaults } from './commands/faults.js';
 import { registerOpenApi } from './commands/openapi.js';
+import { registerRequests } from './commands/requests.js';
 import { registerConformance } from './commands/conformance.js';
 import { registerServe } from './commands/serve.js';
 import { registerTrigger } from './commands/trigger.js';
@@ -19,10 +22,13 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   registerServe(program);
+  registerExec(program);
   registerClock(program);
   registerTrigger(program);
   registerEvents(program);
   registerData(program);
+  registerExport(program);
+  registerRequests(program);
   registerFaults(program);
   registerOpenApi(program);
   registerWebhook(program);

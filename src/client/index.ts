@@ -30,7 +30,9 @@ import type { TelegramWidgetConfig } from '../schemas/telegram.js';
 import type { ClaimedWallet, Wallet } from '../schemas/wallets.js';
 import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
+import { harnessCalls } from './harness.js';
 
+export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
 export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
 
 /** `{ data }` (spec part 2). */
@@ -219,11 +221,14 @@ export function createClient(options: ClientOptions) {
         control<Envelope<Out<typeof ClockState>>>('POST', '/clock', { ...extra, body }),
       advance: (by: string, extra?: CallOptions) =>
         control<Envelope<Out<typeof ClockState> & { fired: number }>>('POST', '/clock/advance', { ...extra, body: { by } }),
-      events: (query: { type?: string; limit?: number } = {}, extra?: CallOptions) =>
+      events: (query: { type?: string; tenant?: string; limit?: number } = {}, extra?: CallOptions) =>
         control<Envelope<Array<Record<string, unknown>>>>('GET', '/events', { ...extra, query }),
       dlq: (extra?: CallOptions) => control<Envelope<Array<Out<typeof Delivery> & { tenantId: string }>>>('GET', '/dlq', extra),
       retryDelivery: (deliveryId: string, extra?: CallOptions) =>
         control<Envelope<Out<typeof Delivery> & { tenantId: string }>>('POST', `/deliveries/${id(deliveryId)}/retry`, { ...extra, body: {} }),
+      ...harnessCalls(control),
+      /** The same client acting with another API key: a test worker's tenant's, from `tenants.create()`. */
+      clientFor: (apiKey: string) => createClient({ ...options, apiKey }),
     },
   };
 }

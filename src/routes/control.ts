@@ -15,6 +15,7 @@ import { controlDeliveryView, deadLetters, eventLog, resetStore, retryAllDead, s
 import { storeInfo } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
 import { faultPathProblem, type ApiRoute } from './fault-paths.js';
+import { harnessRoutes } from './control-harness.js';
 import { issueDetails } from './router.js';
 
 async function parseBody<T>(schema: ZodType<T>, body: Promise<unknown>): Promise<T> {
@@ -88,6 +89,8 @@ export function controlRoutes(rt: Runtime, apiRoutes?: () => Promise<readonly Ap
   });
 
   app.delete('/faults', async (c) => c.json({ data: { cleared: await faultInjector(rt).clear() } }));
+
+  app.route('/', harnessRoutes(rt));
 
   return app;
 }

@@ -10,12 +10,16 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; input?: string } = {}): Promise<CliResult> {
+export function runCli(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [SVC_BIN, ...args],
-      { env: { ...process.env, NO_COLOR: '1', ...options.env }, timeout: options.timeoutMs ?? 15_000 },
+      {
+        env: { ...process.env, NO_COLOR: '1', ...options.env },
+        timeout: options.timeoutMs ?? 15_000,
+        ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

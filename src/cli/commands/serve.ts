@@ -2,8 +2,8 @@
 import { isIP } from 'node:net';
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import { DEFAULT_HOST, DEFAULT_PORT, startEmulator } from '../../emulator.js';
-import { createLogger, type LogFormat } from '../../logger.js';
+import { DEFAULT_HOST, DEFAULT_PORT, startEmulator, type EmulatorOptions } from '../../emulator.js';
+import { createLogger, type LogFormat, type Logger } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
 import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
@@ -11,10 +11,10 @@ import { addressRange, parseTargetPolicy, TargetPolicyError } from '../../webhoo
 import type { CorsSetting } from '../../runtime.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
-interface ServeOptions {
+export interface ServeOptions {
   port: number;
   host: string;
-  dataDir: string;
+  dataDir?: string;
   seed?: string;
   inMemory?: boolean;
   store?: string;
@@ -30,6 +30,7 @@ interface ServeOptions {
   rateLimit?: number | 'off';
   webhookTargets?: string;
   cors?: CorsSetting;
+  journalSize?: number;
 }
 
 function parseDnsServer(text: string): string {
@@ -90,13 +91,15 @@ function parseSchedule(text: string): number[] {
   return text.split(',').map((part) => parseDurationOption('--retry-schedule', part.trim()));
 }
 
-export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('Run the emulator: the whole API on a local, file-backed store (or, with --store, a PostgreSQL one several processes share)')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), DEFAULT_PORT)
+/**
+ * The options of `svc serve`, on `command`; `svc exec` takes the same, with its own defaults
+ * for where the emulator listens and keeps its data.
+ */
+export function addServeOptions(command: Command, defaults: { port: number; dataDir?: string }): Command {
+  return command
+    .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), defaults.port)
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
-    .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', './.svc')
+    .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', defaults.dataDir)
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
     .option(
@@ -141,6 +144,20 @@ export function registerServe(program: Command): void {
       parseCors,
     )
     .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
+    .option(
+      '--journal-size <n>',
+      'answered requests the request journal keeps in memory; 0 turns it off (default 1000)',
+      parseIntegerOption('--journal-size', 0, 1_000_000),
+    );
+}
+
+export function registerServe(program: Command): void {
+  addServeOptions(
+    program
+      .command('serve')
+      .description('Run the emulator: the whole API on a local, file-backed store (or, with --store, a PostgreSQL one several processes share)'),
+    { port: DEFAULT_PORT, dataDir: './.svc' },
+  )
     .addHelpText(
       'after',
       `
@@ -172,14 +189,14 @@ function parseStoreUrl(text: string): string {
   return text;
 }
 
-async function serve(options: ServeOptions): Promise<void> {
+/** What startEmulator() takes for the options of `svc serve` (and `svc exec`); bad values are refused here. */
+export function emulatorOptions(options: ServeOptions, logger: Logger): EmulatorOptions & { storeUrl?: string } {
   const fromEnv = process.env['SVC_STORE_URL'];
   const store = options.store ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   if (store !== undefined) parseStoreUrl(store);
   const targetsFromEnv = process.env['SVC_WEBHOOK_TARGETS'];
   const webhookTargets =
     options.webhookTargets ?? (targetsFromEnv === undefined || targetsFromEnv === '' ? undefined : parseWebhookTargets(targetsFromEnv, 'SVC_WEBHOOK_TARGETS'));
-  const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
   if (webhookTargets === undefined && !isLoopbackHost(options.host)) {
     // Others can reach this emulator, so its tenants may not be you: say what they can reach (issue 31).
     logger.log(
@@ -192,10 +209,10 @@ async function serve(options: ServeOptions): Promise<void> {
     startTime = new Date(options.startTime);
     if (Number.isNaN(startTime.getTime())) throw new CliError(`--start-time "${options.startTime}" is not an ISO date`, 2);
   }
-  const emulator = await startEmulator({
+  return {
     port: options.port,
     host: options.host,
-    dataDir: options.dataDir,
+    ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     inMemory: options.inMemory ?? false,
     ...(store === undefined ? {} : { storeUrl: store }),
     ...(options.storeTimeout === undefined ? {} : { storeHoldMs: options.storeTimeout }),
@@ -208,8 +225,16 @@ async function serve(options: ServeOptions): Promise<void> {
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(webhookTargets === undefined ? {} : { webhookTargets }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     logger,
-  });
+  };
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  const logger = createLogger({ format: options.logFormat, quiet: options.quiet ?? false });
+  const settings = emulatorOptions(options, logger);
+  const store = settings.storeUrl;
+  const emulator = await startEmulator(settings);
 
   const lines = [
     `${chalk.bold('svc')} emulator ready`,

@@ -5,6 +5,7 @@ import { controlRequest } from '../control-client.js';
 import { printError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
+import { registerRedeliver } from './webhook-redeliver.js';
 import { registerVerify } from './webhook-verify.js';
 
 type DeadDelivery = DeliveryView & { tenantId: string };
@@ -78,6 +79,7 @@ Examples:
       if (failed.length > 0) process.exitCode = 1;
     });
   registerListen(webhook);
+  registerRedeliver(webhook);
   registerVerify(webhook);
   return webhook;
 }

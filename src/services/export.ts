@@ -1,0 +1,99 @@
+/**
+ * The store as a fixture (issue 35): what `svc export` writes and `--seed` / `svc seed` take
+ * back. The fixture format holds tenants, their settings, API keys, apps and users; it has no
+ * place for webhooks, events, deliveries, sessions and the rest, which are counted as left out.
+ * An API key is stored only as its hash (D3), so a key can be written out only when its value
+ * is known: one of the fixture files' keys, or one made by `POST /_emulator/tenants` in this
+ * process. A tenant none of whose keys is known gets a new key, named in `replacedKeys`.
+ */
+import { ApiError, notFound } from '../errors.js';
+import type { Runtime } from '../runtime.js';
+import { Fixture, type FixtureInput } from '../schemas/fixture.js';
+import { COLLECTION_NAMES, type TenantRecord } from '../store/records.js';
+import { hashSecret, newApiKeyValue } from './api-keys.js';
+import { DEFAULT_FIXTURE_PATH, loadFixtureFile } from './seed.js';
+import { knownKeyValues } from './test-tenants.js';
+
+type ExportedTenant = FixtureInput['tenants'][number];
+
+export interface ExportResult {
+  fixture: FixtureInput;
+  /** Tenants whose keys could not be written out, with the new key the fixture gives them instead. */
+  replacedKeys: Array<{ tenantId: string; tenantName: string; key: string }>;
+  /** Records of each collection the fixture format has no place for. */
+  leftOut: Record<string, number>;
+}
+
+/** Key values by their hash: the fixture files' keys and the keys made for test tenants here. */
+async function knownKeys(rt: Runtime): Promise<Map<string, string>> {
+  const known = new Map<string, string>();
+  const files = new Set([DEFAULT_FIXTURE_PATH, rt.options.seedFile ?? DEFAULT_FIXTURE_PATH]);
+  for (const file of files) {
+    // A fixture that cannot be read any more only means its keys are not known.
+    const fixture = await loadFixtureFile(file).catch(() => null);
+    for (const tenant of fixture?.tenants ?? []) for (const { key } of tenant.apiKeys) known.set(hashSecret(key), key);
+  }
+  for (const key of knownKeyValues(rt)) known.set(hashSecret(key), key);
+  return known;
+}
+
+function settingsOf(tenant: TenantRecord): ExportedTenant['settings'] {
+  const { telegram, ...rest } = tenant.settings;
+  return {
+    ...rest,
+    webauthn: { ...tenant.settings.webauthn },
+    telegram: { botUsername: telegram.botUsername, ...(telegram.botToken === null ? {} : { botToken: telegram.botToken }) },
+  };
+}
+
+/** Writes the store, or one tenant, as a fixture document (GET /_emulator/export). */
+export async function exportFixture(rt: Runtime, tenantId?: string): Promise<ExportResult> {
+  let tenants: TenantRecord[];
+  if (tenantId === undefined) tenants = [...rt.store.all('tenants')];
+  else {
+    const tenant = rt.store.get('tenants', tenantId);
+    if (!tenant) throw notFound('tenant', tenantId);
+    tenants = [tenant];
+  }
+  if (tenants.length === 0) throw new ApiError('conflict', 'the store holds no tenant to export');
+  const known = await knownKeys(rt);
+  const replacedKeys: ExportResult['replacedKeys'] = [];
+  const leftOut: Record<string, number> = {};
+  const skip = (name: string, count: number): void => {
+    if (count > 0) leftOut[name] = (leftOut[name] ?? 0) + count;
+  };
+  const exported = tenants.map((tenant): ExportedTenant => {
+    const active = rt.store.ofTenant('apiKeys', tenant.id).filter((key) => key.revokedAt === null);
+    const apiKeys = active.flatMap((key) => {
+      const value = known.get(key.keyHash);
+      return value === undefined ? [] : [{ name: key.name, key: value }];
+    });
+    skip('apiKeys', active.length - apiKeys.length);
+    if (apiKeys.length === 0) {
+      const key = newApiKeyValue();
+      apiKeys.push({ name: 'exported', key });
+      replacedKeys.push({ tenantId: tenant.id, tenantName: tenant.name, key });
+    }
+    const users = rt.store.ofTenant('users', tenant.id);
+    // The fixture format gives an e-mail to everyone but guests (a Telegram sign-up has none).
+    const kept = users.filter((user) => user.email !== null || user.trustLevel === 'guest');
+    skip('users', users.length - kept.length);
+    for (const name of COLLECTION_NAMES) {
+      if (name !== 'tenants' && name !== 'apiKeys' && name !== 'apps' && name !== 'users' && name !== 'wallets') skip(name, rt.store.count(name, tenant.id));
+    }
+    return {
+      id: tenant.id,
+      name: tenant.name,
+      plan: tenant.plan,
+      apiKeys,
+      settings: settingsOf(tenant),
+      apps: rt.store.ofTenant('apps', tenant.id).map((app) => ({ name: app.name, description: app.description, allowedOrigins: app.allowedOrigins })),
+      users: kept.map((user) => ({ email: user.email, name: user.name, trustLevel: user.trustLevel, createdAt: user.createdAt })),
+    };
+  });
+  const fixture: FixtureInput = { tenants: exported };
+  // What is written must be what --seed takes back; a mismatch is svc's bug, said plainly.
+  const checked = Fixture.safeParse(fixture);
+  if (!checked.success) throw new Error(`the exported fixture does not pass its own schema: ${checked.error.message}`);
+  return { fixture, replacedKeys, leftOut };
+}

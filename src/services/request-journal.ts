@@ -1,0 +1,183 @@
+/**
+ * The request journal (issue 35): the last requests the emulator answered, with their tenant,
+ * status, request id, duration and bodies (secrets redacted), for tests that assert "the app
+ * called X". It lives in this process's memory, never in the store: it is a view of what this
+ * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
+ */
+import { JsonText } from '../json-text.js';
+import type { Runtime } from '../runtime.js';
+import type { RequestsFilter } from '../schemas/harness.js';
+
+/** How many requests the journal keeps; the oldest go first. */
+export const JOURNAL_CAPACITY = 1000;
+/** How much of a body is kept; longer ones are cut, and say so. */
+export const JOURNAL_BODY_CHARS = 16 * 1024;
+
+export const REDACTED = '[redacted]';
+
+/** Field names whose values are secrets wherever they appear in a body (keys, webhook secrets, tokens, shares, codes). */
+const SECRET_FIELD = /^(key|apiKey|secret|token|sessionToken|botToken|password|code|share|shares|privateKey|otpauthUrl|otpauthUri|recoveryCodes)$/i;
+
+export interface JournalEntry {
+  /** Increases by one per request this process answered; `after` filters on it. */
+  seq: number;
+  /** Real (wall-clock) time the request arrived, ISO. */
+  time: string;
+  /** The emulator clock when it arrived, ISO (D10). */
+  emulatedTime: string;
+  tenantId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  requestId: string;
+  durationMs: number;
+  /** The JSON body as sent, secrets redacted; null when there was none. */
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+/** A JSON value with every secret field's value replaced. */
+export function redact(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redact);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
+    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field);
+  }
+  return out;
+}
+
+/** A body's text as the journal keeps it: parsed JSON, redacted; a text that is not JSON is kept cut to size. */
+export function journalBody(text: string | undefined): unknown {
+  if (text === undefined || text === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return text.length > JOURNAL_BODY_CHARS ? `${text.slice(0, JOURNAL_BODY_CHARS)}… (${text.length} characters)` : text;
+  }
+  if (text.length > JOURNAL_BODY_CHARS) return `(a JSON body of ${text.length} characters, not kept)`;
+  return redact(parsed);
+}
+
+function statusMatches(status: number, wanted: string): boolean {
+  return wanted.endsWith('xx') ? Math.floor(status / 100) === Number(wanted[0]) : status === Number(wanted);
+}
+
+function pathMatches(path: string, wanted: string): boolean {
+  return wanted.endsWith('*') ? path.startsWith(wanted.slice(0, -1)) : path === wanted;
+}
+
+/**
+ * One request as the middleware leaves it: what the request already made (the body text's
+ * promise, the value given to c.json()), made into a JournalEntry only when the journal is read.
+ */
+export interface RawEntry {
+  seq: number;
+  /** Date.now() and the emulator clock (ms) when it arrived; performance.now() when it arrived and ended. */
+  wallMs: number;
+  emulatedMs: number;
+  startedAt: number;
+  endedAt: number;
+  tenantId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  requestId: string;
+  sent: Promise<string> | undefined;
+  answered: unknown;
+}
+
+/** What c.json() was given, as text: a JsonText (json-text.ts) carries its own. */
+function answeredText(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (value instanceof JsonText) return value.text;
+  return JSON.stringify(value);
+}
+
+async function view(raw: RawEntry): Promise<JournalEntry> {
+  const sent = raw.sent === undefined ? undefined : await raw.sent.catch(() => undefined);
+  return {
+    seq: raw.seq,
+    time: new Date(raw.wallMs).toISOString(),
+    emulatedTime: new Date(raw.emulatedMs).toISOString(),
+    tenantId: raw.tenantId,
+    method: raw.method,
+    path: raw.path,
+    query: raw.query,
+    status: raw.status,
+    requestId: raw.requestId,
+    durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
+    requestBody: journalBody(sent),
+    responseBody: journalBody(answeredText(raw.answered)),
+  };
+}
+
+export class RequestJournal {
+  readonly #entries: RawEntry[] = [];
+  #seq = 0;
+
+  constructor(readonly capacity = JOURNAL_CAPACITY) {}
+
+  /** An entry for a request that has just arrived (its seq keeps arrival order); add() it once answered. */
+  begin(method: string, path: string, query: string, requestId: string, emulatedMs: number): RawEntry {
+    return {
+      seq: ++this.#seq,
+      wallMs: Date.now(),
+      emulatedMs,
+      startedAt: performance.now(),
+      endedAt: 0,
+      tenantId: null,
+      method,
+      path,
+      query,
+      status: 0,
+      requestId,
+      sent: undefined,
+      answered: undefined,
+    };
+  }
+
+  add(entry: RawEntry): void {
+    if (this.capacity === 0) return;
+    this.#entries.push(entry);
+    // Dropped in batches, so a full journal does not move every entry on every request.
+    if (this.#entries.length > this.capacity + 64) this.#entries.splice(0, this.#entries.length - this.capacity);
+  }
+
+  /** The entries that pass the filter, oldest first; with `limit`, the newest `limit` of them. */
+  async list(filter: RequestsFilter = {}): Promise<JournalEntry[]> {
+    const kept = this.#entries.length > this.capacity ? this.#entries.slice(-this.capacity) : this.#entries;
+    const found = kept
+      .filter(
+        (entry) =>
+          (filter.after === undefined || entry.seq > filter.after) &&
+          (filter.tenant === undefined || entry.tenantId === filter.tenant) &&
+          (filter.method === undefined || entry.method === filter.method) &&
+          (filter.path === undefined || pathMatches(entry.path, filter.path)) &&
+          (filter.status === undefined || statusMatches(entry.status, filter.status)) &&
+          (filter.request_id === undefined || entry.requestId === filter.request_id),
+      )
+      .sort((a, b) => a.seq - b.seq);
+    return Promise.all((filter.limit === undefined ? found : found.slice(-filter.limit)).map(view));
+  }
+
+  /** Forgets every entry, or one tenant's. Answers how many went. */
+  clear(tenantId?: string): number {
+    const before = this.#entries.length;
+    const kept = tenantId === undefined ? [] : this.#entries.filter((entry) => entry.tenantId !== tenantId);
+    this.#entries.splice(0, this.#entries.length, ...kept);
+    return before - kept.length;
+  }
+}
+
+const journals = new WeakMap<Runtime, RequestJournal>();
+
+/** The runtime's one request journal, of the size its options give (`--journal-size`). */
+export function requestJournal(rt: Runtime): RequestJournal {
+  let journal = journals.get(rt);
+  if (!journal) journals.set(rt, (journal = new RequestJournal(rt.options.journalSize ?? JOURNAL_CAPACITY)));
+  return journal;
+}
