@@ -61,7 +61,9 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
     );
   }
   if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
-    lines.push('The emulator clock moves ahead about four days in all (the retry schedule, the DLQ, expiry); the end of the run says how far.');
+    lines.push(
+      'The emulator clock moves ahead about eleven days in all (the retry schedule, the DLQ, expiry, the analytics window); the end of the run says how far.',
+    );
   }
   if (context.profile === 'emulator') {
     lines.push('The emulator clock runs at real speed (×1) while the run lasts, from where it is found, and its speed is put back at the end.');
