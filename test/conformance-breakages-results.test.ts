@@ -5,61 +5,17 @@
  * the rule. `conformance-breakages.test.ts` holds the first breakages and shows the unbroken
  * proxy passing the whole suite, these checks included.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../src/conformance/catalogue.js';
-import { preflight } from '../src/conformance/preflight.js';
-import { runSuite, type RunReport } from '../src/conformance/runner.js';
-import { selectChecks } from '../src/conformance/select.js';
-import { editPayload, startBrokenServer, type Breakage, type ProxiedRequest, type ProxiedResponse } from '../src/test-support/broken-server.js';
-import { ACME_KEY, GLOBEX_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { editPayload } from '../src/test-support/broken-server.js';
+import { breakageTarget, is, onOk, onStatus, json, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
 
-let svc: TestEmulator;
-beforeAll(async () => {
-  svc = await startTestEmulator();
-});
-afterAll(async () => svc.close());
-
-async function runAgainst(breakage: Breakage, only: string[]): Promise<RunReport> {
-  const broken = await startBrokenServer(svc.emulator.rt, breakage);
-  try {
-    const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 30_000 };
-    const { profile } = await preflight(target, 'auto');
-    const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only, skip: [], hasSecondKey: true });
-    return await runSuite({ target, selected, profile, receiver: { host: '127.0.0.1', port: 0 } });
-  } finally {
-    await broken.close();
-  }
-}
-
-type Body = Record<string, any>;
-const json = (response: ProxiedResponse, edit: (body: Body) => void): ProxiedResponse => {
-  const body = JSON.parse(response.body) as Body;
-  edit(body);
-  return { ...response, body: JSON.stringify(body) };
-};
-const is = (request: ProxiedRequest, method: string, path: RegExp): boolean => request.method === method && path.test(request.path);
-/** A 2xx answer to `method path`, edited. */
-const onOk =
-  (method: string, path: RegExp, edit: (body: Body, request: ProxiedRequest) => void) =>
-  (q: ProxiedRequest, r: ProxiedResponse): ProxiedResponse | undefined =>
-    is(q, method, path) && r.status < 300 ? json(r, (b) => edit(b, q)) : undefined;
-/** A 410 answer to `method path`, edited. */
-const onGone =
-  (method: string, path: RegExp, edit: (body: Body) => void) =>
-  (q: ProxiedRequest, r: ProxiedResponse): ProxiedResponse | undefined =>
-    is(q, method, path) && r.status === 410 ? json(r, edit) : undefined;
+const target = breakageTarget();
+const onGone = (method: string, path: RegExp, edit: (body: Body) => void) => onStatus(410, method, path, edit);
 const ANALYTICS = /^\/v1\/analytics\?/;
 const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00.000Z`) - 86_400_000).toISOString().slice(0, 10);
 
 /** State kept by the breakages that need it (a stale answer, a key revoked), reset before each case. */
 let memory: Record<string, unknown> = {};
-
-interface Case {
-  name: string;
-  breakage: Breakage;
-  failing: string;
-  rule: string;
-}
 
 const CASES: Case[] = [
   // Analytics: figures, windows, days.
@@ -240,7 +196,7 @@ describe('the conformance suite against wrong states and wrong figures', () => {
     'fails when $name',
     async ({ breakage, failing, rule }) => {
       memory = {};
-      const report = await runAgainst(breakage, [failing]);
+      const report = await target.run(breakage, [failing]);
       const result = report.results.find((r) => r.id === failing);
       expect(result?.outcome, result?.reason).toBe('failed');
       expect(result?.reason).toContain(rule);

@@ -202,6 +202,14 @@ export const walletChecks: Check[] = [
         'session_expired',
         'D4: a revoked session is 410',
       );
+      // Its owner still reads it, in the state the revocation left.
+      const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
+      expect(
+        read.ok && read.body.data.status === 'revoked',
+        'D4/D15: a revoked session is read revoked',
+        `status ${read.ok ? read.body.data.status : read.status}`,
+        read,
+      );
     },
   },
   {

@@ -1,0 +1,101 @@
+/**
+ * Lifecycles and listings (issue 32): a record's state after each step the run took — an app
+ * changed and deleted, a guest active then converted, a delegated session revoked, MFA
+ * enabled, a delivery retried from the DLQ — and the order and filters of listings. Each
+ * breakage answers the right shape with a wrong state, and the check that names the rule fails.
+ */
+import { describe, expect, it } from 'vitest';
+import { breakageTarget, is, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
+
+const target = breakageTarget();
+
+const CASES: Case[] = [
+  {
+    name: 'PATCH /apps/:id answers the name it had',
+    breakage: { response: onOk('PATCH', /^\/v1\/apps\/app_/, (b) => void (b['data'].name = 'conf-stale-name')) },
+    failing: 'apps.update',
+    rule: 'PATCH changes only the fields sent: name conf-stale-name',
+  },
+  {
+    name: 'a deleted app is still read',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'GET', /^\/v1\/apps\/app_/) && r.status === 404 ? { ...r, status: 200, body: '{"data":{"id":"app_x","name":"x"}}' } : undefined,
+    },
+    failing: 'apps.delete',
+    rule: 'a deleted app is not found (404): expected HTTP 404, got 200',
+  },
+  {
+    name: 'users are listed oldest first',
+    breakage: { response: onOk('GET', /^\/v1\/users(\?|$)/, (b) => void (b['data'] = [...b['data']].reverse())) },
+    failing: 'users.newest-first',
+    rule: 'D7: order is newest first',
+  },
+  {
+    name: 'the user trust_level filter is ignored',
+    breakage: { request: (q) => (is(q, 'GET', /^\/v1\/users\?.*trust_level=/) ? { ...q, path: q.path.replace(/trust_level=\w+&?/, '') } : undefined) },
+    failing: 'users.trust-level',
+    rule: 'D7: trust_level filters: user',
+  },
+  {
+    name: 'a converted guest stays a guest',
+    breakage: { response: onOk('POST', /^\/v1\/guests\/gst_\w+\/convert/, (b) => void (b['data'].user.trustLevel = 'guest')) },
+    failing: 'guests.convert',
+    rule: 'the same user, now basic with the e-mail',
+  },
+  {
+    name: 'a new guest session is read as expired',
+    breakage: { response: onOk('GET', /^\/v1\/guests\/gst_/, (b) => void (b['data'].status = 'expired')) },
+    failing: 'guests.create',
+    rule: 'a new guest session is read active: status "expired"',
+  },
+  {
+    name: 'a revoked delegated session is read as active',
+    breakage: { response: onOk('GET', /^\/v1\/delegated-sessions\/dsn_/, (b) => void (b['data'].status = 'active')) },
+    failing: 'delegated-sessions.revoked-410',
+    rule: 'a revoked session is read revoked: status active',
+  },
+  {
+    name: 'MFA status says disabled once enabled',
+    breakage: { response: onOk('GET', /^\/v1\/mfa\/status/, (b) => void (b['data'].enabled = false)) },
+    failing: 'mfa.enable',
+    rule: 'verify-setup enables MFA: status says disabled',
+  },
+  {
+    name: 'a DLQ retry that succeeded is answered dead',
+    breakage: { response: onOk('POST', /^\/_emulator\/deliveries\/dlv_\w+\/retry/, (b) => void (b['data'].status = 'dead')) },
+    failing: 'webhooks.dlq-retry',
+    rule: 'the retried delivery succeeds and its attempts list grows: status dead',
+  },
+  {
+    name: 'the deliveries listing loses the last attempt',
+    breakage: { response: onOk('GET', /^\/v1\/webhooks\/whk_\w+\/deliveries/, (b) => b['data'].forEach((d: Body) => void d['attempts'].pop())) },
+    failing: 'webhooks.attempts-listed',
+    rule: 'every attempt is recorded with its status code: 5 attempts',
+  },
+  {
+    name: 'PATCH /tenant answers the old name',
+    breakage: { response: onOk('PATCH', /^\/v1\/tenant$/, (b) => void (b['data'].name = 'Acme (stale)')) },
+    failing: 'tenant.update',
+    rule: 'PATCH changes only what was sent: name Acme (stale)',
+  },
+  {
+    name: 'a passkey sign-up makes a guest',
+    breakage: { response: onOk('POST', /^\/v1\/auth\/passkey\/register-verify/, (b) => void (b['data'].user.trustLevel = 'guest')) },
+    failing: 'passkeys.register',
+    rule: 'the new user holds the e-mail',
+  },
+];
+
+describe('the conformance suite against wrong lifecycles and listings', () => {
+  it.each(CASES)(
+    'fails when $name',
+    async ({ breakage, failing, rule }) => {
+      const report = await target.run(breakage, [failing]);
+      const result = report.results.find((r) => r.id === failing);
+      expect(result?.outcome, result?.reason).toBe('failed');
+      expect(result?.reason).toContain(rule);
+    },
+    30_000,
+  );
+});
