@@ -182,6 +182,23 @@ const CASES: Case[] = [
     failing: 'delegated-sessions.expiry',
     rule: 'a session the clock ended names the emulator and the real time in details: no entry of details carries emulatorNow and realNow',
   },
+  {
+    name: 'an expired passkey challenge answers 410 without the times',
+    breakage: { response: onGone('POST', /^\/v1\/auth\/passkey\/login-verify/, (b) => void (b['details'] = [])) },
+    failing: 'passkeys.challenge-expiry',
+    rule: 'a challenge the clock ended names the emulator and the real time in details',
+  },
+  {
+    name: 'a passkey challenge outlives its 5 minutes',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/auth\/passkey\/login-verify/) && r.status === 410
+          ? { ...r, status: 400, body: '{"error":"bad assertion","code":"webauthn_verification_failed","details":[]}' }
+          : undefined,
+    },
+    failing: 'passkeys.challenge-expiry',
+    rule: 'a challenge lasts 5 minutes on the emulator clock',
+  },
   // The payload the spec fixes.
   {
     name: 'user.created carries email null',

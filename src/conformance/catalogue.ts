@@ -42,7 +42,7 @@ export const CATALOGUE: readonly Check[] = [
   ...billingChecks,
   ...domainChecks,
   ...signInChecks,
-  ...passkeyChecks,
+  ...passkeyChecks.filter((check) => !movesClock(check)),
   ...webhookChecks,
   ...webhookDeliveryChecks,
   ...walletChecks.filter((check) => !movesClock(check)),
@@ -52,6 +52,7 @@ export const CATALOGUE: readonly Check[] = [
   ...figureChecks.filter((check) => !movesClock(check)),
   ...stateChecks,
   ...walletChecks.filter(movesClock),
+  ...passkeyChecks.filter(movesClock),
   ...figureChecks.filter(movesClock),
   ...webhookRetryChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.
