@@ -1,11 +1,12 @@
 /**
- * Lifecycles and listings (issue 32): a record's state after each step the run took — an app
+ * Lifecycles, listings and transitions (issue 32): a record's state after each step the run took — an app
  * changed and deleted, a guest active then converted, a delegated session revoked, MFA
  * enabled, a delivery retried from the DLQ — and the order and filters of listings. Each
  * breakage answers the right shape with a wrong state, and the check that names the rule fails.
  */
 import { describe, expect, it } from 'vitest';
 import { breakageTarget, is, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
+import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
 const target = breakageTarget();
 
@@ -84,6 +85,75 @@ const CASES: Case[] = [
     breakage: { response: onOk('POST', /^\/v1\/auth\/passkey\/register-verify/, (b) => void (b['data'].user.trustLevel = 'guest')) },
     failing: 'passkeys.register',
     rule: 'the new user holds the e-mail',
+  },
+  // Transitions a step must make, or refuse to make.
+  {
+    name: 'a delegated session runs past maxCommands',
+    breakage: { response: (q, r) => (is(q, 'POST', /^\/v1\/delegated-sessions\/dsn_\w+\/execute/) && r.status === 403 ? { ...r, status: 200 } : undefined) },
+    failing: 'delegated-sessions.max-commands',
+    rule: 'maxCommands caps the commands in all: expected HTTP 403, got 200',
+  },
+  {
+    name: 'a command outside the permissions runs',
+    breakage: { response: (q, r) => (is(q, 'POST', /^\/v1\/delegated-sessions\/dsn_\w+\/execute/) && r.status === 403 ? { ...r, status: 200 } : undefined) },
+    failing: 'delegated-sessions.permissions',
+    rule: 'outside the permissions is 403 permission_denied: expected HTTP 403, got 200',
+  },
+  {
+    name: 'MFA never locks',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/mfa\/challenge/) && r.status === 429
+          ? { ...r, status: 201, body: '{"data":{"challengeId":"mfc_x","expiresAt":"2030-01-01T00:00:00.000Z"}}' }
+          : undefined,
+    },
+    failing: 'mfa.lock',
+    rule: 'after 5 wrong codes MFA is locked (429 mfa_locked): expected HTTP 429',
+  },
+  {
+    name: 'a second wallet claim succeeds',
+    breakage: { response: (q, r) => (is(q, 'POST', /^\/v1\/users\/me\/wallet/) && r.status === 409 ? { ...r, status: 201 } : undefined) },
+    failing: 'wallets.claim',
+    rule: 'a wallet is claimed once: expected HTTP 409, got 201',
+  },
+  {
+    name: 'a removed custom domain can be removed again',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'DELETE', /^\/v1\/custom-domains$/) && r.status === 404 ? { ...r, status: 200, body: '{"data":{"deleted":true}}' } : undefined,
+    },
+    failing: 'custom-domains.lifecycle',
+    rule: 'no domain left to remove is 404: expected HTTP 404, got 200',
+  },
+  {
+    name: 'the tenant read shows the Telegram bot token',
+    breakage: { response: onOk('GET', /^\/v1\/tenant$/, (b) => void (b['data'].settings.telegram.botToken = '7000000001:AAleakedToken')) },
+    failing: 'tenant.shape',
+    rule: 'the Telegram bot token is write-only: the answer holds botToken',
+  },
+  {
+    name: 'the widget configuration shows the bot token',
+    breakage: { response: onOk('GET', /^\/v1\/auth\/telegram\/widget-config/, (b) => void (b['data'].botToken = '7000000001:AAleakedToken')) },
+    failing: 'telegram.widget-config',
+    rule: 'the bot token is write-only: the answer holds botToken',
+  },
+  {
+    name: "another tenant's key reads a user",
+    breakage: {
+      request: (q) =>
+        is(q, 'GET', /^\/v1\/users\/usr_/) && q.headers['x-api-key'] === GLOBEX_KEY ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined,
+    },
+    failing: 'isolation.users',
+    rule: 'a key acts for its own tenant only: another tenant',
+  },
+  {
+    name: 'a checkout to an unknown plan is made',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/billing\/checkout/) && r.status === 400 ? { ...r, status: 201, body: '{"data":{"id":"cs_test_x","url":"http://x"}}' } : undefined,
+    },
+    failing: 'billing.sessions',
+    rule: 'plan is free, pro or enterprise: expected HTTP 400, got 201',
   },
 ];
 
