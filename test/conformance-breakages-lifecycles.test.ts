@@ -5,10 +5,12 @@
  * breakage answers the right shape with a wrong state, and the check that names the rule fails.
  */
 import { describe, expect, it } from 'vitest';
-import { breakageTarget, is, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
+import { breakageTarget, is, json, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
 const target = breakageTarget();
+/** What a breakage keeps between answers (the delivery a retry answered), reset before each case. */
+let memory: Record<string, unknown> = {};
 
 const CASES: Case[] = [
   {
@@ -86,6 +88,30 @@ const CASES: Case[] = [
     failing: 'passkeys.register',
     rule: 'the new user holds the e-mail',
   },
+  {
+    name: 'a delivery retried from the DLQ stays in it',
+    breakage: {
+      response: (q, r) => {
+        if (is(q, 'POST', /^\/_emulator\/deliveries\/dlv_\w+\/retry/) && r.status === 200) memory['retried'] = (JSON.parse(r.body) as Body)['data'];
+        if (!(is(q, 'GET', /^\/_emulator\/dlq/) && r.status === 200 && memory['retried'] !== undefined)) return undefined;
+        return json(r, (b) => void b['data'].push({ ...(memory['retried'] as Body), status: 'dead' }));
+      },
+    },
+    failing: 'webhooks.dlq-retry',
+    rule: 'a retried delivery that succeeded has left the DLQ',
+  },
+  {
+    name: 'a retried delivery is still listed dead',
+    breakage: {
+      response: (q, r) => {
+        if (is(q, 'POST', /^\/_emulator\/deliveries\/dlv_\w+\/retry/) && r.status === 200) memory['retried'] = (JSON.parse(r.body) as Body)['data'];
+        if (!(is(q, 'GET', /^\/v1\/webhooks\/whk_\w+\/deliveries\?status=dead/) && memory['retried'] !== undefined)) return undefined;
+        return json(r, (b) => void b['data'].push({ ...(memory['retried'] as Body), status: 'dead' }));
+      },
+    },
+    failing: 'webhooks.dlq-retry',
+    rule: 'a retried delivery that succeeded has left ?status=dead',
+  },
   // Transitions a step must make, or refuse to make.
   {
     name: 'a delegated session runs past maxCommands',
@@ -161,6 +187,7 @@ describe('the conformance suite against wrong lifecycles and listings', () => {
   it.each(CASES)(
     'fails when $name',
     async ({ breakage, failing, rule }) => {
+      memory = {};
       const report = await target.run(breakage, [failing]);
       const result = report.results.find((r) => r.id === failing);
       expect(result?.outcome, result?.reason).toBe('failed');
