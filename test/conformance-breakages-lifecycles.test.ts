@@ -1,5 +1,5 @@
 /**
- * Lifecycles, listings and transitions (issue 32): a record's state after each step the run took — an app
+ * Lifecycles, listings, transitions, health and errors (issue 32): a record's state after each step the run took — an app
  * changed and deleted, a guest active then converted, a delegated session revoked, MFA
  * enabled, a delivery retried from the DLQ — and the order and filters of listings. Each
  * breakage answers the right shape with a wrong state, and the check that names the rule fails.
@@ -180,6 +180,31 @@ const CASES: Case[] = [
     },
     failing: 'billing.sessions',
     rule: 'plan is free, pro or enterprise: expected HTTP 400, got 201',
+  },
+  // Health and errors: what each answer says, not only that it parses.
+  {
+    name: 'readyz answers no status',
+    breakage: { response: onOk('GET', /^\/(v1\/)?readyz/, (b) => void delete b['data'].status) },
+    failing: 'health.shape',
+    rule: 'readyz answers { data: { status: "ready" } }',
+  },
+  {
+    name: 'an unknown route is answered 200',
+    breakage: { response: (q, r) => (r.status === 404 && /^\/v1\/conformance/.test(q.path) ? { ...r, status: 200, body: '{"data":{}}' } : undefined) },
+    failing: 'errors.unknown-route',
+    rule: 'unknown routes → 404 not_found: expected HTTP 404, got 200',
+  },
+  {
+    name: 'a body over 1 MiB is answered 400',
+    breakage: { response: (_q, r) => (r.status === 413 ? { ...r, status: 400 } : undefined) },
+    failing: 'errors.payload-too-large',
+    rule: 'bodies over 1 MiB → 413 payload_too_large: expected HTTP 413, got 400',
+  },
+  {
+    name: 'a validation error names no field',
+    breakage: { response: (_q, r) => (r.status === 400 && r.body.includes('validation_error') ? json(r, (b) => void (b['details'] = [])) : undefined) },
+    failing: 'errors.validation-details',
+    rule: 'details name every bad field: paths []',
   },
 ];
 
