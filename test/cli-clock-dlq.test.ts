@@ -49,6 +49,45 @@ describe('svc clock and svc webhook dlq against a running emulator', () => {
     expect(retried.stderr.trim()).toBe(`error: the retry of ${mine.id} failed again (HTTP 500): it is back in the DLQ`);
   });
 
+  it('dlq list marks a delivery whose webhook is gone; retry --all skips it, says so, goes on and prints each outcome', async () => {
+    ctx.receiver.respond = () => 500;
+    const gone = (await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['api_key.created'] } })).body.data;
+    const kept = (await ctx.svc.request('POST', '/webhooks', { body: { url: ctx.receiver.url, events: ['api_key.created'] } })).body.data;
+    await ctx.svc.request('POST', '/api-keys', { body: { name: 'cli-dlq-orphan' } });
+    await runCli(['clock', 'advance', '2d', '--url', ctx.svc.origin]);
+    await ctx.svc.request('DELETE', `/webhooks/${gone.id}`);
+    const dead = (await ctx.svc.request('GET', '/_emulator/dlq')).body.data as Array<{ id: string; webhookId: string }>;
+    const orphan = dead.find((d) => d.webhookId === gone.id)!;
+    const mine = dead.find((d) => d.webhookId === kept.id)!;
+    // The orphan died last (its webhook's deletion), so it comes first: a retry --all that stopped there would send nothing.
+    expect(dead[0]!.id).toBe(orphan.id);
+
+    const listed = await runCli(['webhook', 'dlq', 'list', '--url', ctx.svc.origin]);
+    expect(listed.stdout.split('\n').find((line) => line.startsWith(orphan.id))).toContain('(webhook deleted: kept for its history, cannot be retried)');
+    expect(listed.stdout.split('\n').find((line) => line.startsWith(mine.id))).not.toContain('webhook deleted');
+
+    // Still failing: the retry is sent, fails again, and that is exit 1; the orphan is skipped, not an error.
+    const again = await runCli(['webhook', 'dlq', 'retry', '--all', '--url', ctx.svc.origin]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain(`${orphan.id}  skipped: its webhook ${gone.id} was deleted; there is nothing to send it to`);
+    expect(again.stdout.split('\n').find((line) => line.startsWith(mine.id))).toContain('→ failed again (HTTP 500), back in the DLQ');
+    expect(again.stderr).toContain(`error: the retry of ${mine.id} failed again (HTTP 500): it is back in the DLQ`);
+
+    ctx.receiver.respond = () => 204;
+    const retried = await runCli(['webhook', 'dlq', 'retry', '--all', '--url', ctx.svc.origin]);
+    expect(retried.code, retried.stdout + retried.stderr).toBe(0);
+    expect(retried.stdout.split('\n').find((line) => line.startsWith(mine.id))).toContain('→ delivered');
+    expect(retried.stdout).toMatch(/Retried (\d+): \1 delivered, 0 failed again; skipped 1 whose webhook was deleted\.\n$/);
+    expect(retried.stderr).toBe('');
+
+    // As the API does it: POST /_emulator/dlq/retry skips the orphan too, and the DLQ keeps only it.
+    const rest = (await ctx.svc.request('GET', '/_emulator/dlq')).body.data as Array<{ id: string }>;
+    expect(rest.map((d) => d.id)).toEqual([orphan.id]);
+    const json = await runCli(['webhook', 'dlq', 'retry', '--all', '--json', '--url', ctx.svc.origin]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([{ id: orphan.id, outcome: 'skipped', reason: expect.stringContaining('was deleted') }]);
+  });
+
   it.each([['get'], ['advance'], ['set']])('svc clock %s --help shows examples', async (sub) => {
     const help = await runCli(['clock', sub, '--help']);
     expect(help.code).toBe(0);

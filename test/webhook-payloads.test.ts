@@ -94,7 +94,7 @@ describe("the document's webhooks, checked against real deliveries", () => {
     expect((await call('DELETE', '/mfa')).status).toBe(200); // mfa.disabled
 
     const nowS = Math.floor(svc.emulator.rt.clock.nowMs() / 1000);
-    expect((await svc.request('POST', '/auth/telegram/verify', { body: telegramWidget(910_001, nowS) })).status).toBe(200); // user.created, no e-mail
+    expect((await svc.request('POST', '/auth/telegram/verify', { body: telegramWidget(910_001, nowS) })).status).toBe(200); // no user.created: the new user has no e-mail
     const linked = await svc.request('POST', '/auth/telegram/verify', { headers: owner.headers, body: telegramWidget(910_002, nowS) }); // user.updated
     expect(linked.status).toBe(200);
 

@@ -10,9 +10,11 @@ import { appChecks } from './checks/apps.js';
 import { authChecks } from './checks/auth.js';
 import { controlChecks } from './checks/control.js';
 import { errorChecks } from './checks/errors.js';
+import { figureChecks } from './checks/figures.js';
 import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
 import { limitChecks, rateLimitChecks } from './checks/limits.js';
+import { stateChecks } from './checks/states.js';
 import { mfaChecks } from './checks/mfa.js';
 import { passkeyChecks } from './checks/passkeys.js';
 import { healthChecks, tenantChecks } from './checks/tenant-health.js';
@@ -41,14 +43,18 @@ export const CHECKS: readonly Check[] = [
   ...billingChecks,
   ...domainChecks,
   ...signInChecks,
-  ...passkeyChecks,
+  ...passkeyChecks.filter((check) => !movesClock(check)),
   ...webhookChecks,
   ...webhookDeliveryChecks,
   ...walletChecks.filter((check) => !movesClock(check)),
   ...limitChecks,
   ...controlChecks,
   ...mfaChecks,
+  ...figureChecks.filter((check) => !movesClock(check)),
+  ...stateChecks,
   ...walletChecks.filter(movesClock),
+  ...passkeyChecks.filter(movesClock),
+  ...figureChecks.filter(movesClock),
   ...webhookRetryChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.
   ...rateLimitChecks,

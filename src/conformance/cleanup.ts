@@ -12,7 +12,7 @@ export interface CleanupResult {
 }
 
 const CLEANUP_TIMEOUT_MS = 15_000;
-const STAGES: readonly CleanupStage[] = ['first', 'records', 'tenant'];
+const STAGES: readonly CleanupStage[] = ['first', 'records', 'webhooks', 'tenant'];
 
 async function removeOne(entry: Cleanup): Promise<CleanupResult> {
   try {

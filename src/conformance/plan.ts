@@ -9,9 +9,9 @@ import type { Check } from './types.js';
 const WRITES: Record<string, string> = {
   apps: 'apps named conf-<run>-… (deleted at the end)',
   users: 'users with e-mails conf-<run>-…@conformance.example (kept: the spec has no way to delete a user)',
-  'api-keys': 'API keys named conf-<run>-… (revoked at the end)',
-  auth: 'an API key named conf-<run>-… (revoked at once)',
-  webhooks: 'webhooks to the suite receiver (deleted at the end, with their deliveries); users for user.created (kept)',
+  'api-keys': 'API keys named conf-<run>-… (revoked at the end; kept, listed as revoked: the spec has no way to delete a key)',
+  auth: 'an API key named conf-<run>-… (revoked at once; kept, listed as revoked)',
+  webhooks: 'webhooks to the suite receiver (deleted at the end, once none of their deliveries waits, so none goes to the DLQ); users for user.created (kept)',
   tenant: "the tenant's name (put back at the end)",
   isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
   emulator: 'a user (kept); a fault on a path no one else calls (used up by the check)',
@@ -22,7 +22,7 @@ const WRITES: Record<string, string> = {
   passkeys: 'WebAuthn challenges and users registered with a passkey, one per check (kept); a tenant that allows no origin gets https://<rpId> for the run',
   billing: 'checkout (to a plan the tenant is not on) and portal sessions at the emulated provider (never completed; they expire)',
   'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
-  'rate-limits': 'an API key (revoked at the end)',
+  'rate-limits': 'an API key (revoked at the end; kept, listed as revoked)',
 };
 
 /** Checks with these tags sign in (guest sessions, passkeys) and hold the session across clock moves. */
@@ -61,7 +61,12 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
     );
   }
   if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
-    lines.push('The emulator clock moves ahead about three days in all (the retry schedule and the DLQ).');
+    lines.push(
+      'The emulator clock moves ahead about eleven days in all (the retry schedule, the DLQ, expiry, the analytics window); the end of the run says how far.',
+    );
+  }
+  if (context.profile === 'emulator') {
+    lines.push('The emulator clock runs at real speed (×1) while the run lasts, from where it is found, and its speed is put back at the end.');
   }
   lines.push('Every record a run creates carries the run id; cleanup runs at the end even after failures or Ctrl-C.');
   return `${lines.join('\n')}\n`;

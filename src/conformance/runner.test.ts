@@ -162,7 +162,7 @@ describe('the runner', () => {
     expect(Date.now() - started).toBeLessThan(6_000);
   }, 15_000);
 
-  it('cleans up stage by stage: first, then records, then the tenant one at a time, last registered first', async () => {
+  it('cleans up stage by stage: first, then records, then webhooks, then the tenant one at a time, last registered first', async () => {
     const order: string[] = [];
     let tenantAtOnce = 0;
     const entry = (stage: CleanupStage | undefined, name: string) => ({
@@ -181,13 +181,16 @@ describe('the runner', () => {
       ctx.defer(entry('tenant', 'settings'));
       ctx.defer(entry(undefined, 'app'));
       ctx.defer(entry('first', 'delegated session'));
-      ctx.defer(entry(undefined, 'webhook'));
+      ctx.defer(entry(undefined, 'key'));
+      ctx.defer(entry('webhooks', 'webhook'));
       ctx.defer(entry('tenant', 'name'));
     });
     const { cleanup } = await run([check], { concurrency: 4 }).report;
-    expect(cleanup.map((c) => c.description)).toEqual(['delegated session', 'webhook', 'app', 'name', 'settings']);
-    expect(order.indexOf('end delegated session')).toBeLessThan(order.indexOf('start webhook'));
-    expect(Math.max(order.indexOf('end webhook'), order.indexOf('end app'))).toBeLessThan(order.indexOf('start name'));
+    expect(cleanup.map((c) => c.description)).toEqual(['delegated session', 'key', 'app', 'webhook', 'name', 'settings']);
+    expect(order.indexOf('end delegated session')).toBeLessThan(order.indexOf('start key'));
+    // A key's revocation announces itself (api_key.revoked): the webhooks go only after it.
+    expect(Math.max(order.indexOf('end key'), order.indexOf('end app'))).toBeLessThan(order.indexOf('start webhook'));
+    expect(order.indexOf('end webhook')).toBeLessThan(order.indexOf('start name'));
     expect(order.indexOf('end name')).toBeLessThan(order.indexOf('start settings'));
     expect(order).not.toContain('two tenant removals at once');
   });

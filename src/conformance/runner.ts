@@ -9,6 +9,7 @@ import { createClient, type FetchLike } from '../client/index.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
+import { holdClock, type ClockMove } from './run-clock.js';
 import type { Selected } from './select.js';
 import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
 import { sharedBackoff, suiteFetch } from './transport.js';
@@ -53,6 +54,8 @@ export interface RunReport {
   /** Records the run made that the spec gives no way to remove (users). */
   kept: string[];
   interrupted: boolean;
+  /** What the run did to the emulator clock (emulator profile): how far it moved, the speed it kept and put back. */
+  clock?: ClockMove;
 }
 
 export interface RunOptions {
@@ -141,6 +144,14 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
   const { client, second, unthrottled } = clientsFor(options.target, listener);
   const receiver = await startReceiver({ ...options.receiver, runId });
+  // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
+  const heldClock =
+    options.profile === 'emulator'
+      ? await holdClock(client).catch(async (error: unknown) => {
+          await receiver.close();
+          throw error;
+        })
+      : undefined;
   const cleanups: Cleanup[] = [];
   const kept: string[] = [];
   const shared = new Map<string, Promise<unknown>>();
@@ -248,6 +259,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
 
   const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
   await receiver.close();
+  const clock = await heldClock?.release();
   return {
     runId,
     baseUrl: options.target.baseUrl,
@@ -259,5 +271,6 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     cleanup,
     kept: [...new Set(kept)],
     interrupted,
+    ...(clock === undefined ? {} : { clock }),
   };
 }

@@ -60,11 +60,13 @@ export interface Uses {
 /**
  * When a removal runs at the end of a run: `first` those that act through another record the
  * run removes (a delegated session is revoked with its user's session token), then `records`
- * (the default), then `tenant` (the settings the run's sessions were made under, and the
- * tenant's name). A stage starts when the one before has ended; removals of the first two run
- * at once (up to the run's concurrency), the tenant's are put back one at a time, last first.
+ * (the default), then `webhooks` (after every removal that announces itself, such as a key's
+ * `api_key.revoked`, so no delivery of the run is left waiting on a webhook it deletes), then
+ * `tenant` (the settings the run's sessions were made under, and the tenant's name). A stage
+ * starts when the one before has ended; removals of the first three run at once (up to the
+ * run's concurrency), the tenant's are put back one at a time, last first.
  */
-export type CleanupStage = 'first' | 'records' | 'tenant';
+export type CleanupStage = 'first' | 'records' | 'webhooks' | 'tenant';
 
 /** Something the run created, and how to remove it at the end. */
 export interface Cleanup {

@@ -54,6 +54,8 @@ describe('checkDelivery', () => {
     ['data that is not an object', delivery({ ...payload, data: 'x' }), ['invalid_payload']],
     ['user.created without partyId', delivery({ ...payload, data: { userId: 'usr_1', email: 'ada@example.com' } }), ['invalid_event_data']],
     ['user.created with a bad email', delivery({ ...payload, data: { ...payload.data, email: 'not-an-email' } }), ['invalid_event_data']],
+    // The spec's payload holds email as a string: null (a user without one) is refused, not excused.
+    ['user.created with email null', delivery({ ...payload, data: { ...payload.data, email: null } }), ['invalid_event_data']],
   ])('rejects %s', (_name, input, reasons) => {
     const result = checkDelivery(input);
     expect(result.ok).toBe(false);

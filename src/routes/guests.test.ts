@@ -145,7 +145,7 @@ describe('guest sessions', () => {
     const expired = (await createGuestOn(svc)).body.data;
     svc.emulator.rt.clock.advance(Date.parse(expired.expiresAt) - svc.emulator.rt.clock.nowMs() + 1_000);
     expect((await svc.request('GET', `/guests/${expired.id}`)).body.details).toEqual([
-      expect.objectContaining({ status: 'expired', expiresAt: expired.expiresAt }),
+      expect.objectContaining({ status: 'expired', expiresAt: expired.expiresAt, emulatorNow: svc.emulator.rt.clock.iso(), realNow: expect.any(String) }),
     ]);
   });
 

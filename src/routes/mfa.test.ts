@@ -116,6 +116,7 @@ describe('MFA', () => {
     const res = await call('POST', '/mfa/verify', { challengeId: id, code: code() });
     expect(res.status).toBe(410);
     expect(res.body.code).toBe('challenge_expired');
+    expect(res.body.details).toEqual([expect.objectContaining({ path: 'challengeId', emulatorNow: expect.any(String), realNow: expect.any(String) })]);
   });
 
   it('accepts a recovery code once', async () => {

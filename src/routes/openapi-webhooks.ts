@@ -12,7 +12,8 @@ import type { ApiTag } from './openapi-tags.js';
 
 /** When each event is sent (DESIGN D8). */
 const EMITTED_WHEN: Record<EventType, string> = {
-  'user.created': 'A non-guest user comes into being: POST /users, a passkey registration or Telegram sign-in of a new person, a guest conversion.',
+  'user.created':
+    'A non-guest user with an e-mail comes into being: POST /users with an email, a passkey registration, a guest conversion. A user without an e-mail (a Telegram sign-up) is not announced.',
   'user.updated': "A user's trust level, name or sign-in methods change (a passkey or Telegram account linked to an existing user).",
   'guest.created': 'POST /guests. A guest is not announced as user.created until it is converted.',
   'guest.converted': 'POST /guests/{id}/convert.',

@@ -20,7 +20,7 @@ const Plan = z.enum(['free', 'pro', 'enterprise']);
 export const EVENT_DATA = {
   'user.created': z.object({
     userId: UserId,
-    email: Email.nullable().openapi({ description: 'null for a user who signed up with Telegram, which gives no e-mail address' }),
+    email: Email.openapi({ description: "The user's e-mail; a user without one (a Telegram sign-up) gets no user.created" }),
     partyId: PartyId,
   }),
   'user.updated': z.object({

@@ -13,6 +13,7 @@ import type { Plan } from '../schemas/words.js';
 import { emitEvent } from './events.js';
 import { getTenant, PLAN_LIMITS } from './tenants.js';
 import { usageMeter, utcDate } from './usage.js';
+import { expiryDetail } from './emulator-time.js';
 
 /** The plans a tenant can be on, for the provider's pages to offer. */
 export { PLANS, type Plan } from '../schemas/words.js';
@@ -98,6 +99,12 @@ export function portalProblem(rt: Runtime, portal: PortalSessionRecord): string 
   return Date.parse(portal.expiresAt) <= rt.clock.nowMs() ? 'This billing portal link has expired.' : null;
 }
 
+/** 410 for a checkout or portal link that cannot be used; one past its expiry says where the emulator clock is. */
+function goneError(rt: Runtime, problem: string, record: { id: string; expiresAt: string }): ApiError {
+  const expired = problem.endsWith('has expired.');
+  return new ApiError('gone', problem, expired ? [expiryDetail(rt, `Billing link ${record.id}`, record.expiresAt, 'ask for a new one')] : []);
+}
+
 /** Changes the tenant's plan and records the event; call inside `rt.store.write()`. */
 function changePlan(rt: Runtime, tenantId: string, plan: Plan, source: Record<string, string>): void {
   const tenant = getTenant(rt, tenantId);
@@ -112,7 +119,7 @@ export async function completeCheckout(rt: Runtime, id: string): Promise<string>
     const checkout = rt.store.get('checkoutSessions', id);
     if (!checkout) throw new ApiError('not_found', 'no such checkout');
     const problem = checkoutProblem(rt, checkout);
-    if (problem !== null) throw new ApiError('gone', problem);
+    if (problem !== null) throw goneError(rt, problem, checkout);
     const now = rt.clock.iso();
     rt.store.update('checkoutSessions', id, { status: 'complete', completedAt: now });
     changePlan(rt, checkout.tenantId, checkout.plan, { checkoutId: id });
@@ -126,7 +133,7 @@ export async function cancelCheckout(rt: Runtime, id: string): Promise<string> {
     const checkout = rt.store.get('checkoutSessions', id);
     if (!checkout) throw new ApiError('not_found', 'no such checkout');
     const problem = checkoutProblem(rt, checkout);
-    if (problem !== null) throw new ApiError('gone', problem);
+    if (problem !== null) throw goneError(rt, problem, checkout);
     rt.store.update('checkoutSessions', id, { status: 'canceled' });
     return checkout.cancelUrl;
   });
@@ -138,7 +145,7 @@ export async function switchPlanInPortal(rt: Runtime, id: string, plan: Plan): P
     const portal = rt.store.get('portalSessions', id);
     if (!portal) throw new ApiError('not_found', 'no such billing portal session');
     const problem = portalProblem(rt, portal);
-    if (problem !== null) throw new ApiError('gone', problem);
+    if (problem !== null) throw goneError(rt, problem, portal);
     changePlan(rt, portal.tenantId, plan, { portalSessionId: id });
   });
 }

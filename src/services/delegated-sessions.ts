@@ -22,6 +22,7 @@ import { emitEvent } from './events.js';
 import { paginate, type Page } from './pagination.js';
 import { bearerToken } from './sessions.js';
 import { ownedWallet } from './wallets.js';
+import { expiryDetail } from './emulator-time.js';
 
 export const DELEGATED_TOKEN_PREFIX = 'dst_';
 
@@ -94,7 +95,11 @@ export function getDelegatedSession(rt: Runtime, user: UserRecord, id: string): 
 function assertLive(rt: Runtime, session: DelegatedSessionRecord): void {
   const status = delegatedSessionStatus(rt, session);
   if (status === 'revoked') throw new ApiError('session_expired', `Delegated session ${session.id} was revoked`);
-  if (status === 'expired') throw new ApiError('session_expired', `Delegated session ${session.id} expired at ${session.expiresAt}`);
+  if (status === 'expired') {
+    throw new ApiError('session_expired', `Delegated session ${session.id} expired at ${session.expiresAt}`, [
+      expiryDetail(rt, `Delegated session ${session.id}`, session.expiresAt, 'create a new delegated session'),
+    ]);
+  }
 }
 
 /** Revokes an active session and emits `session.revoked`; a revoked or expired one is 410. */

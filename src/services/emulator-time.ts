@@ -22,15 +22,30 @@ function spoken(ms: number): string {
  * emulator's now, how far that is from real time, and `hint` how to make a value for it.
  */
 export function emulatorTimeDetail(rt: Runtime, path: string, checked: string, hint: string): ErrorDetail {
+  const { emulatorNow, realNow, where } = clockNow(rt);
+  return { path, message: `${checked} is checked against the emulator clock, now ${emulatorNow} (${where}); ${hint}`, emulatorNow, realNow };
+}
+
+function clockNow(rt: Runtime): { emulatorNow: string; realNow: string; where: string } {
   const emulatorMs = rt.clock.nowMs();
   const realMs = Date.now();
-  const emulatorNow = new Date(emulatorMs).toISOString();
   const offset = emulatorMs - realMs;
   const where = Math.abs(offset) < NOTABLE_OFFSET_MS ? 'which is real time' : `which is ${spoken(offset)}`;
+  return { emulatorNow: new Date(emulatorMs).toISOString(), realNow: new Date(realMs).toISOString(), where };
+}
+
+/**
+ * `{ path?, message, expiresAt, emulatorNow, realNow }` for a session, challenge or link past
+ * its expiry on the emulator clock (a 410): a clock moved by `svc clock advance` or a fast
+ * `--clock-speed` ends it long before real time would, and the detail says so.
+ */
+export function expiryDetail(rt: Runtime, what: string, expiresAt: string, hint: string, path?: string): ErrorDetail {
+  const { emulatorNow, realNow, where } = clockNow(rt);
   return {
-    path,
-    message: `${checked} is checked against the emulator clock, now ${emulatorNow} (${where}); ${hint}`,
+    ...(path === undefined ? {} : { path }),
+    message: `${what} expired at ${expiresAt} on the emulator clock, now ${emulatorNow} (${where}); ${hint}`,
+    expiresAt,
     emulatorNow,
-    realNow: new Date(realMs).toISOString(),
+    realNow,
   };
 }

@@ -11,6 +11,7 @@ import type { GuestRecord, TenantRecord, UserRecord } from '../store/records.js'
 import { emitEvent } from './events.js';
 import { endSession, openSession, sessionTtlMs, settingMs, type SessionGrant } from './sessions.js';
 import { announceUser, findUserByEmail, insertUser, prepareUser } from './users.js';
+import { expiryDetail } from './emulator-time.js';
 
 const DEFAULT_GUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -51,7 +52,7 @@ const GONE_MESSAGES: Record<Exclude<GuestStatus, 'active'>, string> = {
  * 410 `session_expired` for a guest session that is no longer active (spec part 3 rule 3, D4):
  * converted, ended (DELETE, cleanup) or past its TTL. `details` names the status and when.
  */
-function goneError(guest: GuestRecord, status: Exclude<GuestStatus, 'active'>): ApiError {
+function goneError(rt: Runtime, guest: GuestRecord, status: Exclude<GuestStatus, 'active'>): ApiError {
   const detail =
     status === 'converted'
       ? { status, userId: guest.userId, convertedAt: guest.convertedAt }
@@ -59,6 +60,12 @@ function goneError(guest: GuestRecord, status: Exclude<GuestStatus, 'active'>): 
         ? { status, endedAt: guest.endedAt }
         : { status, expiresAt: guest.expiresAt };
   const message = `guest session ${guest.id} ${GONE_MESSAGES[status]}`;
+  if (status === 'expired') {
+    // Past its TTL on the emulator clock: the detail says where that clock is against real time.
+    return new ApiError('session_expired', message, [
+      { ...expiryDetail(rt, `Guest session ${guest.id}`, guest.expiresAt, 'create a new guest session'), status },
+    ]);
+  }
   return new ApiError('session_expired', message, [{ message, ...detail }]);
 }
 
@@ -66,7 +73,7 @@ function goneError(guest: GuestRecord, status: Exclude<GuestStatus, 'active'>): 
 function liveGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
   const guest = findGuest(rt, tenantId, id);
   const status = guestStatus(rt, guest);
-  if (status !== 'active') throw goneError(guest, status);
+  if (status !== 'active') throw goneError(rt, guest, status);
   return guest;
 }
 

@@ -9,7 +9,7 @@ import { Secret, TOTP } from 'otpauth';
 import { ApiError, conflict } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Runtime } from '../runtime.js';
-import { emulatorTimeDetail } from './emulator-time.js';
+import { emulatorTimeDetail, expiryDetail } from './emulator-time.js';
 import type { MfaChallengeRecord, MfaRecord, TenantRecord, UserRecord, UserSessionRecord } from '../store/records.js';
 import { hashSecret } from './api-keys.js';
 import { emitEvent } from './events.js';
@@ -169,11 +169,11 @@ export async function verifyMfa(
   if (!challenge || challenge.userId !== user.id || challenge.sessionId !== session.id) {
     throw new ApiError('not_found', `MFA challenge ${challengeId} not found for this session`);
   }
-  if (challenge.usedAt !== null || Date.parse(challenge.expiresAt) <= rt.clock.nowMs()) {
-    throw new ApiError(
-      'challenge_expired',
-      challenge.usedAt !== null ? 'This challenge was already used; request a new one' : 'This challenge has expired; request a new one',
-    );
+  if (challenge.usedAt !== null) throw new ApiError('challenge_expired', 'This challenge was already used; request a new one');
+  if (Date.parse(challenge.expiresAt) <= rt.clock.nowMs()) {
+    throw new ApiError('challenge_expired', 'This challenge has expired; request a new one', [
+      expiryDetail(rt, `MFA challenge ${challenge.id}`, challenge.expiresAt, 'request a new challenge (POST /mfa/challenge)', 'challengeId'),
+    ]);
   }
   const totpOk = /^\d{6}$/.test(code.replace(/\s/g, '')) && totpMatches(rt, tenant, user, factor, code);
   const recoveryIndex = totpOk ? -1 : factor.recoveryCodes.findIndex((entry) => entry.usedAt === null && entry.hash === recoveryHash(code));

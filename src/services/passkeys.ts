@@ -15,6 +15,7 @@ import type { PasskeyRecord, TenantRecord, UserRecord, WebauthnChallengeRecord }
 import { emitEvent } from './events.js';
 import { openSession, sessionTtlMs, type SessionGrant } from './sessions.js';
 import { findUserByEmail, insertUser, prepareUser } from './users.js';
+import { expiryDetail } from './emulator-time.js';
 
 type WebAuthnModules = [typeof import('@simplewebauthn/server'), typeof import('./webauthn-checks.js')];
 /**
@@ -124,7 +125,11 @@ async function takeChallenge(rt: Runtime, tenantId: string, id: string, kind: We
     const challenge = rt.store.getOwned('webauthnChallenges', tenantId, id);
     if (!challenge || challenge.kind !== kind) throw notFound(`${kind} challenge`, id);
     if (challenge.usedAt !== null) throw new ApiError('challenge_expired', `Challenge ${id} was already used; ask for new options`);
-    if (Date.parse(challenge.expiresAt) <= rt.clock.nowMs()) throw new ApiError('challenge_expired', `Challenge ${id} has expired; ask for new options`);
+    if (Date.parse(challenge.expiresAt) <= rt.clock.nowMs()) {
+      throw new ApiError('challenge_expired', `Challenge ${id} has expired; ask for new options`, [
+        expiryDetail(rt, `Challenge ${id}`, challenge.expiresAt, 'ask for new options (a challenge lasts 5 minutes)', 'challengeId'),
+      ]);
+    }
     return rt.store.update('webauthnChallenges', id, { usedAt: rt.clock.iso() });
   });
 }

@@ -12,6 +12,7 @@ import type { TenantRecord, UserRecord, UserSessionRecord } from '../store/recor
 import type { UserView } from '../schemas/users.js';
 import { hashSecret } from './api-keys.js';
 import { userView } from './users.js';
+import { expiryDetail } from './emulator-time.js';
 
 export const SESSION_TOKEN_PREFIX = 'st_';
 const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
@@ -100,7 +101,11 @@ export function authenticateSession(rt: Runtime, tenantId: string, authorization
     throw new ApiError('invalid_session', 'The session token is not valid');
   }
   if (!isSessionLive(rt, session)) {
-    throw new ApiError('session_expired', session.endedAt === null ? 'The session has expired; sign in again' : 'The session has ended; sign in again');
+    if (session.endedAt !== null)
+      throw new ApiError('session_expired', 'The session has ended; sign in again', [{ message: `ended at ${session.endedAt}`, endedAt: session.endedAt }]);
+    throw new ApiError('session_expired', 'The session has expired; sign in again', [
+      expiryDetail(rt, 'The session', session.expiresAt, 'sign in again (the tenant setting sessionTtl sets how long a session lasts)', 'authorization'),
+    ]);
   }
   const user = rt.store.getOwned('users', tenantId, session.userId);
   if (!user) throw new ApiError('invalid_session', 'The session belongs to a user that no longer exists');

@@ -159,7 +159,8 @@ export interface TelegramInput {
 
 /**
  * Verifies Telegram data and signs in: the user linked to the Telegram id, or a new `basic`
- * user (`user.created`). With a session, links the account to the session's user (`user.updated`).
+ * user (no `user.created`: Telegram gives no e-mail, see users.ts announceUser). With a
+ * session, links the account to the session's user (`user.updated`).
  */
 export async function signInWithTelegram(
   rt: Runtime,

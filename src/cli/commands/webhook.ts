@@ -2,13 +2,19 @@
 import type { Command } from 'commander';
 import type { DeliveryView } from '../../schemas/webhooks.js';
 import { controlRequest } from '../control-client.js';
-import { printError } from '../output.js';
+import { CliError, printError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
 import { registerRedeliver } from './webhook-redeliver.js';
 import { registerVerify } from './webhook-verify.js';
 
-type DeadDelivery = DeliveryView & { tenantId: string };
+type DeadDelivery = DeliveryView & { tenantId: string; webhookDeleted?: boolean };
+
+/** What became of one delivery of `dlq retry`: sent (and its outcome), skipped, or refused. */
+type RetryOutcome =
+  | { id: string; outcome: 'succeeded' | 'failed'; delivery: DeadDelivery }
+  | { id: string; outcome: 'skipped'; reason: string }
+  | { id: string; outcome: 'error'; reason: string };
 
 function lastOutcome(delivery: DeadDelivery): string {
   const last = delivery.attempts.at(-1);
@@ -16,9 +22,50 @@ function lastOutcome(delivery: DeadDelivery): string {
   return last.statusCode === null ? (last.error ?? 'no answer') : `HTTP ${last.statusCode}`;
 }
 
+/** The dashboard's mark for a delivery whose webhook is gone: it is kept for its history, and cannot be sent. */
+const DELETED_MARK = '(webhook deleted: kept for its history, cannot be retried)';
+
 function describe(delivery: DeadDelivery): string {
   const outcome = lastOutcome(delivery);
-  return `${delivery.id}  ${delivery.status.padEnd(9)} ${delivery.eventType.padEnd(28)} ${delivery.eventId}  ${delivery.attempts.length} attempts, last: ${outcome}`;
+  const line = `${delivery.id}  ${delivery.status.padEnd(9)} ${delivery.eventType.padEnd(28)} ${delivery.eventId}  ${delivery.attempts.length} attempts, last: ${outcome}`;
+  return delivery.webhookDeleted === true ? `${line}  ${DELETED_MARK}` : line;
+}
+
+function outcomeLine(result: RetryOutcome): string {
+  if (result.outcome === 'skipped') return `${result.id}  skipped: ${result.reason}`;
+  if (result.outcome === 'error') return `${result.id}  not retried: ${result.reason}`;
+  const where = result.outcome === 'succeeded' ? 'delivered' : `failed again (${lastOutcome(result.delivery)}), back in the DLQ`;
+  return `${describe(result.delivery)}  → ${where}`;
+}
+
+/** Retries one dead delivery; a refusal (its webhook deleted meanwhile, say) is an outcome, not the end of the run. */
+async function retryOne(options: ControlCliOptions, id: string): Promise<RetryOutcome> {
+  try {
+    const delivery = await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(id)}/retry`);
+    return { id, outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed', delivery };
+  } catch (error) {
+    if (error instanceof CliError && error.exitCode === 2) throw error;
+    return { id, outcome: 'error', reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * `dlq retry --all`, as `POST /_emulator/dlq/retry` does it: every dead delivery whose webhook
+ * is still there is sent once more, one after another; one whose webhook is gone is skipped
+ * and said so. Each outcome is printed as it comes.
+ */
+async function retryAll(options: ControlCliOptions, print: (result: RetryOutcome) => void): Promise<RetryOutcome[]> {
+  const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
+  const results: RetryOutcome[] = [];
+  for (const delivery of dead) {
+    const result: RetryOutcome =
+      delivery.webhookDeleted === true
+        ? { id: delivery.id, outcome: 'skipped', reason: `its webhook ${delivery.webhookId} was deleted; there is nothing to send it to` }
+        : await retryOne(options, delivery.id);
+    print(result);
+    results.push(result);
+  }
+  return results;
 }
 
 /** Creates the `webhook` command with its `dlq` subcommands; other subcommands register on it. */
@@ -57,26 +104,39 @@ Examples:
 
   withControlOptions(dlq.command('retry [id]').description('Send a dead delivery once more (same event id)'))
     .addHelpText('after', '\nExamples:\n  $ svc webhook dlq retry dlv_4f8Qm2xZb7LkP1sT9vRa\n  $ svc webhook dlq retry --all --json')
-    .option('--all', 'retry every delivery in the DLQ')
+    .option('--all', 'retry every delivery in the DLQ whose webhook is still there (the others are skipped, and said so)')
     .action(async (id: string | undefined, options: ControlCliOptions & { all?: boolean }) => {
-      const ids = options.all ? (await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq')).map((d) => d.id) : id ? [id] : [];
-      if (ids.length === 0) {
-        process.stdout.write(options.all ? 'The DLQ is empty.\n' : 'Name a delivery id, or pass --all.\n');
-        if (!options.all) process.exitCode = 2;
+      if (!options.all && !id) {
+        process.stdout.write('Name a delivery id, or pass --all.\n');
+        process.exitCode = 2;
         return;
       }
-      const results: DeadDelivery[] = [];
-      for (const deliveryId of ids) {
-        results.push(await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(deliveryId)}/retry`));
+      const print = (result: RetryOutcome): void => {
+        if (!options.json) process.stdout.write(`${outcomeLine(result)}\n`);
+      };
+      let results: RetryOutcome[];
+      if (options.all) results = await retryAll(options, print);
+      else {
+        // One named delivery: a refusal (its webhook deleted, not dead) is the command's error.
+        const delivery = await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(id!)}/retry`);
+        results = [{ id: id!, outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed', delivery }];
+        print(results[0]!);
       }
       if (options.json) process.stdout.write(`${JSON.stringify(results)}\n`);
-      else process.stdout.write(`${results.map(describe).join('\n')}\n`);
-      const failed = results.filter((delivery) => delivery.status !== 'succeeded');
-      for (const delivery of failed) {
-        const where = delivery.status === 'dead' ? 'it is back in the DLQ' : `it is ${delivery.status}`;
-        printError(`the retry of ${delivery.id} failed again (${lastOutcome(delivery)}): ${where}`);
+      const count = (outcome: RetryOutcome['outcome']) => results.filter((r) => r.outcome === outcome).length;
+      if (options.all && !options.json) {
+        process.stdout.write(
+          results.length === 0
+            ? 'The DLQ is empty.\n'
+            : `Retried ${count('succeeded') + count('failed')}: ${count('succeeded')} delivered, ${count('failed')} failed again; skipped ${count('skipped')} whose webhook was deleted${count('error') > 0 ? `; ${count('error')} not retried` : ''}.\n`,
+        );
       }
-      if (failed.length > 0) process.exitCode = 1;
+      for (const result of results) {
+        if (result.outcome === 'failed') printError(`the retry of ${result.id} failed again (${lastOutcome(result.delivery)}): it is back in the DLQ`);
+        if (result.outcome === 'error') printError(`${result.id} was not retried: ${result.reason}`);
+      }
+      // Skipped deliveries cannot be sent by anyone: they do not make the command fail.
+      if (count('failed') + count('error') > 0) process.exitCode = 1;
     });
   registerListen(webhook);
   registerRedeliver(webhook);

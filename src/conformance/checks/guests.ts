@@ -24,6 +24,9 @@ export const guestChecks: Check[] = [
       const read = await ctx.client.request('GET', `/guests/${guest.guestId}`);
       const data = expectSuccess(read, 200, 'part 4: get guest session');
       expect(data['id'] === guest.guestId, 'part 4: GET /guests/:id answers that session', `data.id is ${JSON.stringify(data['id'])}`, read);
+      // The state the run gave it (D15 names the field): a session just made is active.
+      if (ctx.profile === 'emulator')
+        expect(data['status'] === 'active', 'D15: a new guest session is read active', `status ${JSON.stringify(data['status'])}`, read);
     },
   },
   {

@@ -10,7 +10,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
-import { HOLDS_SESSION } from './sessions.js';
+import { advanceClock, expectClockTimes, HOLDS_SESSION } from './sessions.js';
 import { sessionSettingsForRun, settingsForRun, tenantSettings } from './settings.js';
 import { EVENTS_LOOKED_AT } from './support.js';
 
@@ -137,6 +137,26 @@ export const passkeyChecks: Check[] = [
         response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }),
       });
       expectErrorCode(again, 410, 'challenge_expired', 'D6: a challenge is used once');
+    },
+  },
+  {
+    id: 'passkeys.challenge-expiry',
+    tags: ['passkeys', 'clock'],
+    description: "a login challenge past its 5 minutes on the emulator clock is 410 challenge_expired, naming the emulator's and the real time",
+    spec: 'part 7 (410), D6, D10',
+    profile: 'emulator',
+    creates: true,
+    uses: { clock: 'moves', why: 'moves the clock past a challenge (5 minutes 1 second)' },
+    run: async (ctx) => {
+      const user = await registered(ctx);
+      const { challengeId, challenge } = await loginOptions(ctx, user.email);
+      const now = await advanceClock(ctx, '301s');
+      const late = await ctx.client.passkeys.loginVerify({
+        challengeId,
+        response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }),
+      });
+      expectErrorCode(late, 410, 'challenge_expired', 'D6/D10: a challenge lasts 5 minutes on the emulator clock');
+      expectClockTimes(late, now, 'D6/D10: a challenge the clock ended names the emulator and the real time in details');
     },
   },
   {

@@ -3,6 +3,7 @@
  * a suite can do on its own, so checks of sessions, MFA, wallets, key shares and delegated
  * sessions start from it. Each guest session is expired at the end of the run.
  */
+import type { ApiResult } from '../../client/index.js';
 import { envelope } from '../../schemas/common.js';
 import { ClockState } from '../../schemas/control.js';
 import { expect, expectShape } from '../expect.js';
@@ -51,6 +52,32 @@ export async function guestSession(ctx: CheckContext): Promise<Session & { resul
 export async function emulatorNow(ctx: CheckContext): Promise<number> {
   const { data } = expectShape(await ctx.client.emulator.clock(), envelope(ClockState), 'D10: GET /_emulator/clock');
   return Date.parse(data.now);
+}
+
+/** How far the target's real time may be from the suite's (loopback in tests; a remote emulator's clock may drift). */
+const REAL_TIME_SLACK_MS = 5 * 60_000;
+
+/**
+ * An error the emulator clock caused (a TTL, a challenge, a session past its expiry) names the
+ * emulator's now and the real now in `details` (D6, D10), as invalid_code does: `clockNowMs` is
+ * the clock as the check last moved it, so a detail of real time alone, or of a stale clock, fails.
+ */
+export function expectClockTimes(result: ApiResult<unknown>, clockNowMs: number, rule: string): void {
+  const details = (result.body as { details?: unknown } | undefined)?.details;
+  const entry = Array.isArray(details)
+    ? (details as Array<Record<string, unknown>>).find((d) => typeof d?.['emulatorNow'] === 'string' && typeof d['realNow'] === 'string')
+    : undefined;
+  expect(entry !== undefined, rule, 'no entry of details carries emulatorNow and realNow', result);
+  const emulator = Date.parse(String(entry['emulatorNow']));
+  const real = Date.parse(String(entry['realNow']));
+  // The clock runs at ×1 during a run (run-clock.ts): its now is the check's last move plus the seconds since.
+  expect(
+    emulator >= clockNowMs - 1_000 && emulator <= clockNowMs + 60_000,
+    rule,
+    `emulatorNow ${String(entry['emulatorNow'])} is not the emulator clock's now (${new Date(clockNowMs).toISOString()})`,
+    result,
+  );
+  expect(Math.abs(real - Date.now()) <= REAL_TIME_SLACK_MS, rule, `realNow ${String(entry['realNow'])} is not real time`, result);
 }
 
 /** Advances the emulator clock (D10); answers its new now, in ms. */

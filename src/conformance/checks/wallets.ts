@@ -12,7 +12,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, advancePast, claimedWallet, guestSession, HOLDS_SESSION } from './sessions.js';
+import { advanceClock, advancePast, claimedWallet, expectClockTimes, guestSession, HOLDS_SESSION } from './sessions.js';
 import { removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -202,6 +202,14 @@ export const walletChecks: Check[] = [
         'session_expired',
         'D4: a revoked session is 410',
       );
+      // Its owner still reads it, in the state the revocation left.
+      const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
+      expect(
+        read.ok && read.body.data.status === 'revoked',
+        'D4/D15: a revoked session is read revoked',
+        `status ${read.ok ? read.body.data.status : read.status}`,
+        read,
+      );
     },
   },
   {
@@ -269,8 +277,10 @@ export const walletChecks: Check[] = [
     uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (61 s)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
-      await advanceClock(ctx, '61s');
-      expectErrorCode(await ctx.client.delegatedSessions.query(session.token, session.id), 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
+      const now = await advanceClock(ctx, '61s');
+      const result = await ctx.client.delegatedSessions.query(session.token, session.id);
+      expectErrorCode(result, 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
+      expectClockTimes(result, now, 'D6/D10: a session the clock ended names the emulator and the real time in details');
     },
   },
   {
@@ -283,8 +293,14 @@ export const walletChecks: Check[] = [
     uses: { clock: 'moves', why: 'moves the clock past the guest TTL (a day): every session of the run would end' },
     run: async (ctx) => {
       const guest = await guestSession(ctx);
-      await advancePast(ctx, 'guestTtl');
-      expectErrorCode(await ctx.client.guests.get(guest.guestId), 410, 'session_expired', 'part 3.3: an expired guest session is 410');
+      const now = await advancePast(ctx, 'guestTtl');
+      const result = await ctx.client.guests.get(guest.guestId);
+      expectErrorCode(result, 410, 'session_expired', 'part 3.3: an expired guest session is 410');
+      expectClockTimes(result, now, 'D6/D10: a guest session the clock ended names the emulator and the real time in details');
+      // Its user session ends with it (sessionTtl = guestTtl for the run): that 410 names the times too.
+      const token = await ctx.client.mfa.status(guest.token);
+      expectErrorCode(token, 410, 'session_expired', "D4: an expired guest session's token is 410 session_expired");
+      expectClockTimes(token, now, 'D6/D10: a session token the clock ended names the emulator and the real time in details');
     },
   },
 ];

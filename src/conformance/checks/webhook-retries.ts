@@ -221,6 +221,17 @@ export const webhookRetryChecks: Check[] = [
         `status ${result.ok ? result.body.data.status : '?'}`,
         result,
       );
+      // Every place that reports it says succeeded now: the status filters and the DLQ.
+      const listedUnder = async (status: 'succeeded' | 'dead') => {
+        const listed = await ctx.client.webhooks.deliveries(hook.id, { status });
+        return { listed, has: listed.ok && listed.body.data.some((d) => d.id === deliveryId) };
+      };
+      const succeeded = await listedUnder('succeeded');
+      expect(succeeded.has, 'D9: a retried delivery that succeeded is listed under ?status=succeeded', 'missing under succeeded', succeeded.listed);
+      const dead = await listedUnder('dead');
+      expect(!dead.has, 'D9: a retried delivery that succeeded has left ?status=dead', 'still listed under dead', dead.listed);
+      const dlq = await ctx.client.emulator.dlq();
+      expect(dlq.ok && !dlq.body.data.some((d) => d.id === deliveryId), 'D11: a retried delivery that succeeded has left the DLQ', 'still in the DLQ', dlq);
     },
   },
 ];

@@ -40,9 +40,28 @@ export async function wireWebhook(ctx: CheckContext, label: string, events: stri
   const result = await ctx.client.request('POST', '/webhooks', { body });
   const data = created(result, 'part 4: create webhook (POST /webhooks {url, events}) must succeed');
   const id = stringField(data, 'id', 'a created webhook has an id', result);
-  ctx.defer({ description: `webhook ${id} → ${url}`, run: () => removal(ctx.client.webhooks.delete(id)) });
+  ctx.defer({ description: `webhook ${id} → ${url}`, stage: 'webhooks', run: () => removeWebhook(ctx, id) });
   const secret = typeof data['secret'] === 'string' ? data['secret'] : undefined;
   return { id, url, secret, result };
+}
+
+/** Real time a webhook's removal waits for its deliveries in flight to end. */
+const DRAIN_MS = 5_000;
+
+/**
+ * Deletes a webhook of the run once none of its deliveries is still waiting for an attempt: a
+ * webhook deleted under a pending delivery sends it to the DLQ for good (D9), and the run must
+ * leave the DLQ as it found it. The receiver is still up, so what is in flight arrives.
+ */
+async function removeWebhook(ctx: CheckContext, id: string): Promise<void> {
+  const until = Date.now() + DRAIN_MS;
+  for (;;) {
+    const listed = await ctx.client.webhooks.deliveries(id);
+    const waiting = listed.ok && Array.isArray(listed.body.data) && listed.body.data.some((delivery) => delivery.status === 'pending');
+    if (!waiting || Date.now() > until) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await removal(ctx.client.webhooks.delete(id));
 }
 
 /** Waits for a delivery, turning a timeout into the failure of the rule that said it would come. */

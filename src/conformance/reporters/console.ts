@@ -6,6 +6,7 @@
  */
 import chalk from 'chalk';
 import { NOT_RUN, type CleanupResult, type RunListener, type RunReport } from '../runner.js';
+import { clockMoveText } from '../run-clock.js';
 import { countParts, countResults, type Counts } from '../summary.js';
 import type { CheckResult, Outcome } from '../types.js';
 
@@ -38,6 +39,14 @@ const indent = (text: string, by = '      '): string =>
     .map((line) => `${by}${line}`)
     .join('\n');
 const seconds = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${ms} ms`);
+
+/** What the run kept and why: users, and revoked API keys, which the spec has no way to delete. */
+export function keptText(report: Pick<RunReport, 'kept' | 'runId'>): string {
+  const keys = report.kept.filter((entry) => entry.startsWith('API key ')).length;
+  const users = report.kept.length - keys;
+  const parts = [...(users > 0 ? [`${users} users`] : []), ...(keys > 0 ? [`${keys} revoked API keys`] : [])];
+  return `kept ${parts.join(' and ')} (the spec has no way to delete a user or a revoked key; their e-mails and names carry run id ${report.runId})`;
+}
 
 export interface ConsoleReporter {
   listener: RunListener;
@@ -87,9 +96,9 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       }
       const removed = report.cleanup.filter((c) => c.ok).length;
       write(`\n${chalk.bold('Cleanup')}: removed ${removed} of ${report.cleanup.length} records the run created`);
-      if (report.kept.length > 0)
-        write(`; kept ${report.kept.length} users (the spec has no way to delete a user; their e-mails and names carry run id ${report.runId})`);
+      if (report.kept.length > 0) write(`; ${keptText(report)}`);
       write('\n');
+      if (report.clock !== undefined) write(`${chalk.bold('Clock')}: ${clockMoveText(report.clock)}\n`);
       const notRun = report.results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith(NOT_RUN) === true);
       const stopped = notRun.length > 0 ? ` (${notRun.length} ${notRun[0]!.reason})` : '';
       write(
