@@ -81,7 +81,7 @@ export const created: UserCreated = {
   type: 'user.created',
   created_at: '2026-11-21T10:00:00.000Z',
   api_version: '2026-11-01',
-  data: { userId: 'usr_1', email: null, partyId: 'ada::1220' },
+  data: { userId: 'usr_1', email: 'ada@example.com', partyId: 'ada::1220' },
 };
 // @ts-expect-error the type of a user.created payload is fixed
 export const mistyped: UserCreated = { ...created, type: 'user.updated' };

@@ -63,13 +63,13 @@ export function rowStatements(ops: StoreOp[], literal: Literal): string[] {
   return statements;
 }
 
-/** A statement with `$1`, `$2`, … replaced by its values as literals (strings, numbers, booleans or null). */
+/** A statement with `$1`, `$2`, … replaced by its values as literals (strings, numbers, booleans or null; anything else as JSON). */
 export function inlined(sql: string, values: unknown[], literal: Literal): string {
   return sql.replace(/\$(\d+)/g, (_, n: string) => {
     const value = values[Number(n) - 1];
     if (value === null || value === undefined) return 'NULL';
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    return literal(String(value));
+    return literal(typeof value === 'string' ? value : JSON.stringify(value));
   });
 }
 
