@@ -62,8 +62,18 @@ export class Scheduler {
     await Promise.allSettled(this.#inFlight.values());
   }
 
-  /** Plans (or re-plans) job `id` at emulated time `atMs`. */
+  /**
+   * Plans (or re-plans) job `id` at emulated time `atMs`. While an advance steps the clock, a
+   * job already due (a new event's delivery, made meanwhile) starts at once beside it: the
+   * advance steps through the jobs it found and the retries they plan, and does not chase
+   * every event that steady traffic keeps adding.
+   */
   schedule(id: string, atMs: number): void {
+    if (this.#stepping && atMs <= this.#clock.nowMs() && !this.#stopped) {
+      this.#due.delete(id);
+      this.#start(id).catch(() => {});
+      return;
+    }
     this.#due.set(id, atMs);
     this.#kick();
   }
@@ -95,15 +105,17 @@ export class Scheduler {
     this.#stepping = true;
     if (this.#timer) clearTimeout(this.#timer);
     try {
+      // The advance waits for the jobs it found due when it began, then for those of each step.
+      let stepping: Array<Promise<void>> = [...this.#inFlight.values()];
       for (;;) {
-        await Promise.allSettled(this.#inFlight.values());
+        await Promise.allSettled(stepping);
         await this.#beforeStep()?.catch(() => {});
         const next = this.#earliestDue();
         if (next === undefined || next > target) break;
         if (next > clock.nowMs()) clock.set(new Date(next));
         const due = this.#takeDue(clock.nowMs(), Number.POSITIVE_INFINITY);
         ran += due.length;
-        await Promise.allSettled(due.map(([id, at]) => this.#start(id, at)));
+        stepping = due.map(([id, at]) => this.#start(id, at));
       }
       if (clock.nowMs() < target) clock.set(new Date(target));
     } finally {
