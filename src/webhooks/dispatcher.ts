@@ -184,7 +184,10 @@ export class Dispatcher implements Deliveries {
       return;
     }
     if (!claimed) return;
-    // Read after the claim: what another process recorded meanwhile counts.
+    // Read after the claim, caught up with the shared store: what another process recorded
+    // meanwhile counts, and a webhook or event made elsewhere a moment ago is here to send with
+    // (a claim given up for want of them would hold everyone who waits for this attempt).
+    await store.sync()?.catch(() => {});
     const delivery = store.get('deliveries', id);
     if (!delivery || delivery.nextAttemptAt === null) return;
     const webhook = store.get('webhooks', delivery.webhookId);
