@@ -8,8 +8,9 @@
  * user's event arrived (repeats only for attempts cut mid-flight, counted), one clock, one DLQ.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, check, startCountingReceiver, startWriters, type Receiver, type WriteOp } from '../src/test-support/fault-workload.js';
+import { call, check, deliveredUsers, startWriters, type WriteOp } from '../src/test-support/fault-workload.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
+import { startReceiver, type TestReceiver } from '../src/test-support/receiver.js';
 import { postgresAvailability, startPostgres, type TestPostgres } from '../src/test-support/postgres.js';
 import { ensureBuilt, startServeProcess, type ServeProcess } from '../src/test-support/serve-process.js';
 import { startTcpProxy, type TcpProxy } from '../src/test-support/tcp-proxy.js';
@@ -34,7 +35,7 @@ describe.skipIf(!postgres.available)('a shared PostgreSQL store under faults', (
   let url: string;
   const proxies: TcpProxy[] = [];
   const processes: ServeProcess[] = [];
-  let receiver: Receiver;
+  let receiver: TestReceiver;
   const figures: Record<string, number | string> = {};
 
   const start = async (index: number): Promise<ServeProcess> => {
@@ -48,7 +49,7 @@ describe.skipIf(!postgres.available)('a shared PostgreSQL store under faults', (
     url = await server.database();
     for (let i = 0; i < 3; i++) proxies.push(await startTcpProxy(server.port));
     for (let i = 0; i < 3; i++) processes.push(await start(i));
-    receiver = await startCountingReceiver();
+    receiver = await startReceiver();
     for (const key of [ACME_KEY, GLOBEX_KEY]) {
       const hook = await call(processes[0]!.origin, 'POST', '/v1/webhooks', { key, body: { url: receiver.url, events: ['user.created'] } });
       expect(hook.status).toBe(201);
@@ -143,8 +144,11 @@ describe.skipIf(!postgres.available)('a shared PostgreSQL store under faults', (
     // Every event of an acknowledged user arrives: a claim a dead or paused process held lapses, and another makes it.
     const deadline = Date.now() + 60_000;
     const acked = writers.ops.filter((op) => op.status === 201);
-    const deliveredUsers = (): Set<string | null> => new Set([...receiver.arrivals.values()].map((arrival) => arrival.userId));
-    while (Date.now() < deadline && acked.some((op) => !deliveredUsers().has(op.userId))) await sleep(250);
+    const undelivered = (): boolean => {
+      const delivered = deliveredUsers(receiver);
+      return acked.some((op) => !delivered.has(op.userId));
+    };
+    while (Date.now() < deadline && undelivered()) await sleep(250);
 
     const verdict = await check(writers.ops, origins(), receiver);
     Object.assign(figures, {

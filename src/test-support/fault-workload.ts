@@ -5,9 +5,8 @@
  * acknowledged user's `user.created` against the deliveries, and the processes' clocks and DLQs
  * against each other.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { EVENT_ID_HEADER } from '../webhooks/signature.js';
+import type { TestReceiver } from './receiver.js';
 
 /** One create as the writer saw it: `status` 0 when no answer came (a timeout, a reset). */
 export interface WriteOp {
@@ -97,37 +96,26 @@ export function startWriters(origins: () => string[], keys: string[], width: num
   };
 }
 
-export interface Receiver {
-  url: string;
-  /** Deliveries of each event id, in arrival order, with the user each names. */
-  readonly arrivals: Map<string, { userId: string | null; count: number }>;
-  close(): Promise<void>;
+interface Arrival {
+  userId: string | null;
+  count: number;
 }
 
-/** A webhook receiver that answers 200 and counts each event's deliveries. */
-export async function startCountingReceiver(): Promise<Receiver> {
-  const arrivals = new Map<string, { userId: string | null; count: number }>();
-  const server: Server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      const eventId = String(request.headers[EVENT_ID_HEADER]);
-      const seen = arrivals.get(eventId);
-      if (seen) seen.count += 1;
-      else arrivals.set(eventId, { userId: (JSON.parse(body) as { data?: { userId?: string } }).data?.userId ?? null, count: 1 });
-      response.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The deliveries a receiver (test-support/receiver.ts) got, by event id: the user each names and how often it came. */
+export function arrivalsOf(receiver: TestReceiver): Map<string, Arrival> {
+  const arrivals = new Map<string, Arrival>();
+  for (const request of receiver.received) {
+    const eventId = String(request.headers[EVENT_ID_HEADER]);
+    const seen = arrivals.get(eventId);
+    if (seen) seen.count += 1;
+    else arrivals.set(eventId, { userId: (JSON.parse(request.body) as { data?: { userId?: string } }).data?.userId ?? null, count: 1 });
+  }
+  return arrivals;
+}
+
+/** The users whose user.created a receiver got. */
+export function deliveredUsers(receiver: TestReceiver): Set<string | null> {
+  return new Set([...arrivalsOf(receiver).values()].map((arrival) => arrival.userId));
 }
 
 export interface Verdict {
@@ -144,7 +132,7 @@ export interface Verdict {
 }
 
 /** Holds every acknowledged write against every process, and every acknowledged user against the deliveries. */
-export async function check(ops: WriteOp[], origins: string[], receiver: Receiver): Promise<Verdict> {
+export async function check(ops: WriteOp[], origins: string[], receiver: TestReceiver): Promise<Verdict> {
   const acked = ops.filter((op) => op.status === 201 && op.userId !== null);
   const lost: string[] = [];
   for (const origin of origins) {
@@ -158,8 +146,8 @@ export async function check(ops: WriteOp[], origins: string[], receiver: Receive
         if (answer.status !== 200 || answer.body.data?.email !== op.email) lost.push(`${op.userId} via ${origin}: ${answer.status}`);
     }
   }
-  const delivered = new Set([...receiver.arrivals.values()].map((arrival) => arrival.userId));
-  const extra = [...receiver.arrivals.values()].filter((arrival) => arrival.count > 1);
+  const delivered = deliveredUsers(receiver);
+  const extra = [...arrivalsOf(receiver).values()].filter((arrival) => arrival.count > 1);
   return {
     acknowledged: acked.length,
     lost,
