@@ -41,8 +41,6 @@ export class Dispatcher implements Deliveries {
   readonly #awaited = new Set<string>();
   /** Attempts made whose outcome could not be stored yet: stored again, never sent again. */
   readonly #unrecorded = new Map<string, Promise<void>>();
-  /** Attempts made here whose outcome another process had stored first (an attempt made twice after a fault). */
-  #doubled = 0;
 
   /** Takes the scheduler's due jobs as delivery attempts and plans every stored delivery that is not final. */
   constructor(rt: Runtime, logger?: Logger) {
@@ -164,11 +162,6 @@ export class Dispatcher implements Deliveries {
     }
   }
 
-  /** Attempts made here that another process had already made and stored (after a lapsed claim). */
-  get doubled(): number {
-    return this.#doubled;
-  }
-
   async #send(id: string, nominalAt?: number): Promise<void> {
     const { store, clock } = this.#rt;
     const recording = this.#unrecorded.get(id);
@@ -208,7 +201,7 @@ export class Dispatcher implements Deliveries {
 
   /**
    * Stores an attempt's outcome, once: when another process stored this attempt first (it
-   * took the claim after this one lapsed), this one is counted and dropped. When the store
+   * took the claim after this one lapsed), this one is logged and dropped. When the store
    * cannot be written, the outcome is stored again a little later (real time, so a fast clock
    * or a clock step does not turn it into a storm), and the attempt is not sent again.
    */
@@ -239,7 +232,6 @@ export class Dispatcher implements Deliveries {
         return false;
       });
       if (doubled) {
-        this.#doubled += 1;
         this.#logger?.log('warn', 'an attempt was made twice after a fault; the first outcome stored stands', { delivery: id });
       } else if (next === null && !ok && store.get('deliveries', id)?.status === 'dead') {
         this.#logger?.log('warn', 'delivery moved to the DLQ', { delivery: id, webhook: seen.webhookId, event: seen.eventId });
