@@ -4,7 +4,7 @@
  * editors of the proxied answers. Each case names the check that must fail and the rule its
  * reason must carry.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CATALOGUE } from '../conformance/catalogue.js';
 import { preflight } from '../conformance/preflight.js';
 import { runSuite, type RunReport } from '../conformance/runner.js';
@@ -22,7 +22,12 @@ export interface BreakageCase {
 }
 
 /** Starts an emulator before the tests of the file and answers a runner of checks through a broken proxy in front of it. */
-export function breakageTarget(): { run(breakage: Breakage, only: string[]): Promise<RunReport>; svc(): TestEmulator } {
+export function breakageTarget(): {
+  run(breakage: Breakage, only: string[]): Promise<RunReport>;
+  /** Runs the case's check alone through its breakage, and holds it failed for the case's rule. */
+  expectCaught(breakageCase: BreakageCase): Promise<void>;
+  svc(): TestEmulator;
+} {
   let svc: TestEmulator | undefined;
   beforeAll(async () => {
     svc = await startTestEmulator();
@@ -32,18 +37,25 @@ export function breakageTarget(): { run(breakage: Breakage, only: string[]): Pro
     if (svc === undefined) throw new Error('the breakage target starts in beforeAll');
     return svc;
   };
+  const run = async (breakage: Breakage, only: string[]): Promise<RunReport> => {
+    const broken = await startBrokenServer(started().emulator.rt, breakage);
+    try {
+      const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 30_000 };
+      const { profile } = await preflight(target, 'auto');
+      const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only, skip: [], hasSecondKey: true });
+      return await runSuite({ target, selected, profile, receiver: { host: '127.0.0.1', port: 0 } });
+    } finally {
+      await broken.close();
+    }
+  };
   return {
     svc: started,
-    async run(breakage, only) {
-      const broken = await startBrokenServer(started().emulator.rt, breakage);
-      try {
-        const target = { baseUrl: broken.baseUrl, apiKey: ACME_KEY, secondApiKey: GLOBEX_KEY, timeoutMs: 30_000 };
-        const { profile } = await preflight(target, 'auto');
-        const selected = selectChecks(CATALOGUE, { profile, includeSlow: false, readOnly: false, only, skip: [], hasSecondKey: true });
-        return await runSuite({ target, selected, profile, receiver: { host: '127.0.0.1', port: 0 } });
-      } finally {
-        await broken.close();
-      }
+    run,
+    async expectCaught({ breakage, failing, rule }) {
+      const report = await run(breakage, [failing]);
+      const result = report.results.find((r) => r.id === failing);
+      expect(result?.outcome, result?.reason).toBe('failed');
+      expect(result?.reason).toContain(rule);
     },
   };
 }
