@@ -15,6 +15,7 @@ import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 import { postgresAvailability, startPostgres, type TestPostgres } from '../src/test-support/postgres.js';
 import { startRoundRobin, type RoundRobin } from '../src/test-support/round-robin.js';
 import { ensureBuilt, startServeProcess, type ServeProcess } from '../src/test-support/serve-process.js';
+import { startWriters } from '../src/test-support/fault-workload.js';
 
 const postgres = postgresAvailability();
 
@@ -96,8 +97,15 @@ describe.skipIf(!postgres.available)('three svc serve processes on one PostgreSQ
     await server?.stop();
   });
 
-  it('passes the conformance suite through the proxy, each process answering its share', async () => {
-    const result = await runCli(['conformance', '--url', `${proxy.origin}/v1`, '--api-key', ACME_KEY, '--second-api-key', GLOBEX_KEY], { timeoutMs: 170_000 });
+  it('passes the conformance suite through the proxy, each process answering its share, with other traffic in its tenants', async () => {
+    // Writers in the suite's own tenants, through every process: each user.created reaches the
+    // suite's webhook, and the suite's clock advances must end in their own time regardless.
+    const writers = startWriters(() => processes.map((process) => process.origin), [ACME_KEY, GLOBEX_KEY], 2, 20);
+    const result = await runCli(['conformance', '--url', `${proxy.origin}/v1`, '--api-key', ACME_KEY, '--second-api-key', GLOBEX_KEY], {
+      timeoutMs: 170_000,
+    }).finally(() => writers.stop());
+    expect(writers.ops.length).toBeGreaterThan(50);
+    expect(writers.ops.filter((op) => op.status >= 500)).toEqual([]);
     const failures = result.stdout.split('\n').filter((line) => line.includes('✗'));
     expect(failures, result.stdout.slice(-4000)).toEqual([]);
     expect(result.code, result.stderr + result.stdout.slice(-2000)).toBe(0);

@@ -103,6 +103,12 @@ export class Scheduler {
     const target = clock.nowMs() + ms;
     let ran = 0;
     this.#stepping = true;
+    // The jobs the advance steps to and waits for: those waiting or running when it began
+    // (their retries come back under the same id). A job that traffic adds meanwhile (a new
+    // event's delivery, here or in another process sharing the store) runs when due but is
+    // neither stepped to nor waited for: steady traffic would keep the clock stepping forward
+    // by the real time each step takes, and an advance of a day would hardly end.
+    const chased = new Set([...this.#due.keys(), ...this.#inFlight.keys()]);
     if (this.#timer) clearTimeout(this.#timer);
     try {
       // The advance waits for the jobs it found due when it began, then for those of each step.
@@ -110,12 +116,17 @@ export class Scheduler {
       for (;;) {
         await Promise.allSettled(stepping);
         await this.#beforeStep()?.catch(() => {});
-        const next = this.#earliestDue();
+        const next = this.#earliestDue(chased);
         if (next === undefined || next > target) break;
         if (next > clock.nowMs()) clock.set(new Date(next));
         const due = this.#takeDue(clock.nowMs(), Number.POSITIVE_INFINITY);
         ran += due.length;
-        stepping = due.map(([id, at]) => this.#start(id, at));
+        stepping = [];
+        for (const [id, at] of due) {
+          const job = this.#start(id, at);
+          if (chased.has(id)) stepping.push(job);
+          else job.catch(() => {});
+        }
       }
       if (clock.nowMs() < target) clock.set(new Date(target));
     } finally {
@@ -165,9 +176,10 @@ export class Scheduler {
     this.#timer.unref();
   }
 
-  #earliestDue(): number | undefined {
+  /** The earliest due time of the waiting jobs, or of those among them in `among`. */
+  #earliestDue(among?: ReadonlySet<string>): number | undefined {
     let earliest: number | undefined;
-    for (const due of this.#due.values()) if (earliest === undefined || due < earliest) earliest = due;
+    for (const [id, due] of this.#due) if ((among === undefined || among.has(id)) && (earliest === undefined || due < earliest)) earliest = due;
     return earliest;
   }
 

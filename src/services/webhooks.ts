@@ -122,10 +122,12 @@ export async function updateWebhook(rt: Runtime, tenantId: string, id: string, i
  */
 export async function deleteWebhook(rt: Runtime, tenantId: string, id: string): Promise<void> {
   getWebhook(rt, tenantId, id);
-  const deliveries = rt.store.ofTenant('deliveries', tenantId).filter((delivery) => delivery.webhookId === id);
   const now = rt.clock.iso();
   await rt.store.write(() => {
     rt.store.remove('webhooks', id);
+    // Read inside the write: on a shared store it runs on current records, so a delivery
+    // another process made for this webhook a moment ago is orphaned too, not left waiting.
+    const deliveries = rt.store.ofTenant('deliveries', tenantId).filter((delivery) => delivery.webhookId === id);
     for (const delivery of deliveries) {
       const waiting = delivery.status === 'pending' || delivery.status === 'failed';
       rt.store.update('deliveries', delivery.id, { orphanedAt: now, updatedAt: now, ...(waiting ? { status: 'dead', nextAttemptAt: null } : {}) });

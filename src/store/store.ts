@@ -166,6 +166,11 @@ export abstract class Store {
     return Promise.resolve({ state: 'claimed' });
   }
 
+  /** Lets go of this process's claim on an attempt it will not make, so that no one waits for it to lapse. */
+  releaseAttempt(_id: string): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** The faults every process shares, when the store is shared; null when they live in this process (services/faults.ts). */
   get sharedFaults(): SharedFaults | null {
     return null;

@@ -55,11 +55,12 @@ export interface Writers {
 }
 
 /**
- * `width` writers, each creating users one after another in the tenants of `keys` in turn,
- * until stopped; writer i writes through process i mod n of `origins()` (the processes alive at
- * that instant), so a paused process holds only its own writers.
+ * `width` writers, each creating users one after another in the tenants of `keys` in turn
+ * (`pauseMs` apart, as steady traffic rather than a flood), until stopped; writer i writes
+ * through process i mod n of `origins()` (the processes alive at that instant), so a paused
+ * process holds only its own writers.
  */
-export function startWriters(origins: () => string[], keys: string[], width: number): Writers {
+export function startWriters(origins: () => string[], keys: string[], width: number, pauseMs = 0): Writers {
   const ops: WriteOp[] = [];
   let running = true;
   let serial = 0;
@@ -85,6 +86,7 @@ export function startWriters(origins: () => string[], keys: string[], width: num
       });
       // A refused write is tried again a little later, as a client would: it does not spin.
       if (answer.status !== 201) await new Promise((resolve) => setTimeout(resolve, 50));
+      else if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
     }
   });
   return {

@@ -182,10 +182,14 @@ export class Dispatcher implements Deliveries {
     // (a claim given up for want of them would hold everyone who waits for this attempt).
     await store.sync()?.catch(() => {});
     const delivery = store.get('deliveries', id);
-    if (!delivery || delivery.nextAttemptAt === null) return;
-    const webhook = store.get('webhooks', delivery.webhookId);
-    const event = store.get('events', delivery.eventId);
-    if (!webhook || !event) return;
+    const webhook = delivery && store.get('webhooks', delivery.webhookId);
+    const event = delivery && store.get('events', delivery.eventId);
+    if (!delivery || delivery.nextAttemptAt === null || !webhook || !event) {
+      // Not made after all: the claim goes at once, or every process stepping the clock would wait for it to lapse.
+      if (delivery && delivery.nextAttemptAt !== null && !webhook) await this.#orphan(delivery).catch(() => {});
+      await store.releaseAttempt(id).catch(() => {});
+      return;
+    }
     const at = nominalAt === undefined ? clock.iso() : new Date(nominalAt).toISOString();
     const outcome = await sendAttempt({
       url: webhook.url,
@@ -197,6 +201,17 @@ export class Dispatcher implements Deliveries {
     });
     const attempt: Attempt = { at, signedAt: outcome.signedAt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     await this.#record(delivery, attempt, outcome.ok, RECORD_RETRY_FIRST_MS);
+  }
+
+  /** A delivery still waiting whose webhook is gone goes to the DLQ as orphaned, as the webhook's deletion would have sent it. */
+  async #orphan(delivery: DeliveryRecord): Promise<void> {
+    const { store, clock } = this.#rt;
+    await store.write(() => {
+      const current = store.get('deliveries', delivery.id);
+      if (!current || current.nextAttemptAt === null || store.get('webhooks', current.webhookId)) return;
+      const now = clock.iso();
+      store.update('deliveries', current.id, { status: 'dead', orphanedAt: now, nextAttemptAt: null, updatedAt: now });
+    });
   }
 
   /**

@@ -61,6 +61,11 @@ export async function claimAttempt(pool: pg.Pool, origin: string, id: string, no
   return { state: 'busy', forMs: row.ms ?? holdMs };
 }
 
+/** Ends `origin`'s claim on attempt `id` (an attempt it found it will not make). */
+export async function releaseAttempt(pool: pg.Pool, origin: string, id: string): Promise<void> {
+  await pool.query(`UPDATE svc_deliveries SET claimed_by = NULL, claim_until = NULL WHERE id = $1 AND claimed_by = $2`, [id, origin]);
+}
+
 /** The seal key every process of the database uses, made by the first. */
 export async function sharedSealKey(pool: pg.Pool): Promise<Buffer> {
   await pool.query(`INSERT INTO svc_meta (key, value) VALUES ('seal_key', $1) ON CONFLICT (key) DO NOTHING`, [

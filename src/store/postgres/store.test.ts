@@ -134,6 +134,11 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     expect(left).toBeLessThanOrEqual(hold);
     await new Promise((resolve) => setTimeout(resolve, left + 50));
     expect(await b.claimAttempt('dlv_pg1', later, hold)).toEqual({ state: 'claimed' });
+    // A process that finds it will not make the attempt lets go at once; only its own claim goes.
+    await a.releaseAttempt('dlv_pg1');
+    expect((await a.claimAttempt('dlv_pg1', later, 60_000)).state).toBe('busy');
+    await b.releaseAttempt('dlv_pg1');
+    expect(await a.claimAttempt('dlv_pg1', later, 60_000)).toEqual({ state: 'claimed' });
     await close();
   });
 

@@ -37,7 +37,7 @@ import { LOCKS, tableOf } from './schema.js';
 import { appendAndCommit, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
 
 import type { ChangeKind, ChangeLog } from './changes.js';
-import { claimAttempt, PostgresFaults, takeToken } from './shared.js';
+import { claimAttempt, PostgresFaults, releaseAttempt, takeToken } from './shared.js';
 import { Connection, DEFAULT_HOLD_MS, isStatementError, sessionLimits } from './connection.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
@@ -272,6 +272,9 @@ export class PostgresStore extends Store implements ChangeLog {
          SELECT seq, origin, kind, body, (SELECT min(seq) FROM svc_changes) AS oldest FROM svc_changes WHERE seq > ${Math.trunc(this.#lastSeq)} ORDER BY seq`,
       )) as unknown as Array<pg.QueryResult<ChangeRow>>;
       await this.#apply(opened[2]!.rows, client);
+      // Writes that came while this one waited for its locks and lie inside them join it: a
+      // tenant's lock passes between processes, and each holder then takes all it gathered.
+      if (scope !== null) this.#gather(lane, scope, batch);
       this.reach = { tenants: new Set(), every: false };
       this.mutateAll(batch, ops, undo, outcomes);
       const reach: Scope = this.reach.every ? null : this.reach.tenants;
@@ -317,6 +320,29 @@ export class PostgresStore extends Store implements ChangeLog {
       write.resolve(outcome.value);
       for (const hook of outcome.hooks) hook();
     });
+  }
+
+  /**
+   * Moves from the lane's queue into `batch` the writes that lie inside `scope`, keeping the
+   * order of writes that share a tenant: one left waiting holds back every later one of its
+   * tenants.
+   */
+  #gather(lane: Lane, scope: ReadonlySet<string>, batch: PendingWrite[]): void {
+    const held = new Set<string>();
+    const waiting: PendingWrite[] = [];
+    for (const [index, write] of lane.queue.entries()) {
+      if (write.scope === null) {
+        waiting.push(...lane.queue.slice(index));
+        break;
+      }
+      const free = [...write.scope].every((tenant) => !held.has(tenant));
+      if (free && within(write.scope, scope)) batch.push(write);
+      else {
+        for (const tenant of write.scope) held.add(tenant);
+        waiting.push(write);
+      }
+    }
+    lane.queue = waiting;
   }
 
   /** Notes this process's own committed entries (already in memory), and moves past them once nothing before them is missing. */
@@ -454,6 +480,10 @@ export class PostgresStore extends Store implements ChangeLog {
 
   override async claimAttempt(id: string, nowIso: string, holdMs: number): Promise<Claim> {
     return orUnavailable(claimAttempt(this.#pool, this.origin, id, nowIso, holdMs));
+  }
+
+  override async releaseAttempt(id: string): Promise<void> {
+    return orUnavailable(releaseAttempt(this.#pool, this.origin, id));
   }
 
   async close(): Promise<void> {
