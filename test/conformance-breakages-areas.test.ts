@@ -1,0 +1,146 @@
+/**
+ * At least three breakages per area of the spec (issue 32): the areas the other breakage files
+ * reach least — health, tenant, isolation, sessions, custom domains, key shares — each broken
+ * by a proxy in front of the emulator with a wrong state, a wrong figure or a wrong
+ * transition, and the check that names the rule failing with it.
+ */
+import { describe, it } from 'vitest';
+import { breakageTarget, is, onOk, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
+import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
+
+const target = breakageTarget();
+/** What a breakage keeps between answers (a first read, a listing before a delete), reset before each case. */
+let memory: Record<string, unknown> = {};
+const JSON_HEADERS = { 'content-type': 'application/json' };
+/** A request of the second tenant's key, sent with the first tenant's: a deployment that mixes tenants up. */
+const asFirstTenant = (method: string, path: RegExp) => (q: Parameters<typeof is>[0]) =>
+  is(q, method, path) && q.headers['x-api-key'] === GLOBEX_KEY ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined;
+
+const CASES: Case[] = [
+  // Health.
+  {
+    name: 'healthz reports the service down',
+    breakage: { response: onOk('GET', /^\/(v1\/)?healthz/, (b) => void (b['data'].status = 'down')) },
+    failing: 'health.shape',
+    rule: 'healthz answers { data: { status: "ok" } }',
+  },
+  {
+    name: 'the root /healthz asks for a key',
+    breakage: {
+      request: (q) =>
+        is(q, 'GET', /^\/healthz$/) && q.headers['x-api-key'] === undefined
+          ? { status: 401, headers: JSON_HEADERS, body: '{"error":"no key","code":"missing_api_key","details":[]}' }
+          : undefined,
+    },
+    failing: 'health.shape',
+    rule: '/healthz answers { data: { status: "ok" } }',
+  },
+  {
+    name: '/v1/healthz answers 503',
+    breakage: { response: (q, r) => (is(q, 'GET', /^\/v1\/healthz/) ? { ...r, status: 503 } : undefined) },
+    failing: 'health.healthz',
+    rule: 'part 4: /healthz answers a live service: expected HTTP 200, got 503',
+  },
+  // Tenant.
+  {
+    name: 'GET /tenant reads the name it had before the PATCH',
+    breakage: {
+      response: onOk('GET', /^\/v1\/tenant$/, (b) => {
+        memory['name'] ??= b['data'].name;
+        b['data'].name = memory['name'];
+      }),
+    },
+    failing: 'tenant.update',
+    rule: 'part 4: GET /tenant reads the name PATCH set',
+  },
+  // Isolation.
+  {
+    name: "another tenant's key lists a webhook's deliveries",
+    breakage: { request: asFirstTenant('GET', /^\/v1\/webhooks\/whk_\w+\/deliveries/) },
+    failing: 'isolation.webhooks',
+    rule: "a key acts for its own tenant only: another tenant's key got 200",
+  },
+  {
+    name: "another tenant's key sees a key listed",
+    breakage: { request: asFirstTenant('GET', /^\/v1\/api-keys$/) },
+    failing: 'isolation.api-keys',
+    rule: "a key acts for its own tenant only: another tenant's key is listed",
+  },
+  // Sessions.
+  {
+    name: 'an unknown session token is served',
+    breakage: {
+      response: (q, _r) =>
+        is(q, 'GET', /^\/v1\/users\/me\/wallet/) && Object.values(q.headers).some((v) => v.includes('conformanceUnknownToken'))
+          ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"id":"wal_x"}}' }
+          : undefined,
+    },
+    failing: 'sessions.token-rules',
+    rule: 'D4: unknown token → 401 invalid_session: expected HTTP 401, got 200',
+  },
+  // Custom domains.
+  {
+    name: 'a domain is verified without its TXT record',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/custom-domains\/verify/) && r.status === 400
+          ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"status":"active"}}' }
+          : undefined,
+    },
+    failing: 'custom-domains.lifecycle',
+    rule: 'D13: without the TXT record verification fails: got 200',
+  },
+  {
+    name: 'a new domain is registered verified',
+    breakage: { response: onOk('POST', /^\/v1\/custom-domains$/, (b) => void (b['data'].status = 'verified')) },
+    failing: 'custom-domains.lifecycle',
+    rule: 'D13: a new domain is pending until its TXT record is verified: status verified',
+  },
+  // Wallets and key shares (MPC).
+  {
+    name: "recover answers another key's seed",
+    breakage: { response: onOk('POST', /^\/v1\/mpc\/recover/, (b) => void (b['data'].privateKey = 'ab'.repeat(32))) },
+    failing: 'mpc.recover',
+    rule: 'D13: 2 of 3 shares rebuild the wallet key',
+  },
+  {
+    name: 'one share recovers the key',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/mpc\/recover/) && r.status === 400 ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"privateKey":"00"}}' } : undefined,
+    },
+    failing: 'mpc.recover',
+    rule: 'D13: one share is under the 2-of-3 threshold: expected HTTP 400, got 200',
+  },
+  {
+    name: 'deleting key shares counts none',
+    breakage: { response: onOk('DELETE', /^\/v1\/mpc\/shares\/wal_/, (b) => void (b['data'].deleted = 0)) },
+    failing: 'mpc.shares',
+    rule: 'D15: DELETE /mpc/shares/:walletId counts the stored shares it deleted: deleted 0, 1 stored',
+  },
+  {
+    name: 'a deleted key share is still retrieved',
+    breakage: {
+      response: (q, r) => {
+        if (r.status >= 300) return undefined;
+        if (is(q, 'DELETE', /^\/v1\/mpc\/shares\/wal_/)) memory['deleted'] = true;
+        if (!is(q, 'GET', /^\/v1\/mpc\/shares\/wal_/)) return undefined;
+        if (memory['deleted'] !== true) memory['listed'] = r.body;
+        return memory['deleted'] === true ? { ...r, body: memory['listed'] as string } : undefined;
+      },
+    },
+    failing: 'mpc.shares',
+    rule: 'part 4: deleted key shares are no longer retrieved: 1 stored shares still listed',
+  },
+];
+
+describe('the conformance suite, three breakages and more in every area', () => {
+  it.each(CASES)(
+    'fails when $name',
+    async (breakageCase) => {
+      memory = {};
+      await target.expectCaught(breakageCase);
+    },
+    30_000,
+  );
+});
