@@ -5,7 +5,7 @@
  * transition, and the check that names the rule failing with it.
  */
 import { describe, it } from 'vitest';
-import { breakageTarget, is, onOk, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
+import { breakageTarget, is, onOk, onStatus, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
 const target = breakageTarget();
@@ -95,6 +95,47 @@ const CASES: Case[] = [
     breakage: { response: onOk('POST', /^\/v1\/custom-domains$/, (b) => void (b['data'].status = 'verified')) },
     failing: 'custom-domains.lifecycle',
     rule: 'D13: a new domain is pending until its TXT record is verified: status verified',
+  },
+  // Telegram, in a tenant of the check's own whose bot token it knows.
+  {
+    name: 'Telegram data older than 24 h signs in',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/auth\/telegram\/verify/) && r.body.includes('telegram_auth_expired')
+          ? { status: 200, headers: JSON_HEADERS, body: '{"data":{}}' }
+          : undefined,
+    },
+    failing: 'telegram.sign-in',
+    rule: 'D6: Telegram data older than 24 h on the emulator clock is refused: expected HTTP 401, got 200',
+  },
+  {
+    name: 'telegram_auth_expired names no times',
+    breakage: { response: onStatus(401, 'POST', /^\/v1\/auth\/telegram\/verify/, (b) => void (b['details'] = [])) },
+    failing: 'telegram.sign-in',
+    rule: 'D6/D10: Telegram data the clock judged too old names the emulator and the real time in details',
+  },
+  {
+    name: 'the widget configuration says no token once one is set',
+    breakage: { response: onOk('GET', /^\/v1\/auth\/telegram\/widget-config/, (b) => void (b['data'].configured = false)) },
+    failing: 'telegram.sign-in',
+    rule: 'D3: configured says whether a bot token is set: configured is false once a token is set',
+  },
+  {
+    name: "the widget configuration names another bot's id",
+    breakage: { response: onOk('GET', /^\/v1\/auth\/telegram\/widget-config/, (b) => void (b['data'].botId = '1')) },
+    failing: 'telegram.sign-in',
+    rule: "D15: botId is the token's bot id (before the colon): botId 1",
+  },
+  {
+    name: 'a second Telegram sign-in is another user',
+    breakage: {
+      response: onOk('POST', /^\/v1\/auth\/telegram\/verify/, (b) => {
+        memory['sign-ins'] = Number(memory['sign-ins'] ?? 0) + 1;
+        if (memory['sign-ins'] === 2) b['data'].user.id = 'usr_AnotherTelegramUser0000';
+      }),
+    },
+    failing: 'telegram.sign-in',
+    rule: 'part 4: a Telegram account signs in as the same user each time',
   },
   // Wallets and key shares (MPC).
   {
