@@ -6,6 +6,7 @@
  */
 import { describe, it } from 'vitest';
 import { breakageTarget, is, onOk, onStatus, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
+import type { ProxiedResponse } from '../src/test-support/broken-server.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
 const target = breakageTarget();
@@ -15,6 +16,16 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 /** A request of the second tenant's key, sent with the first tenant's: a deployment that mixes tenants up. */
 const asFirstTenant = (method: string, path: RegExp) => (q: Parameters<typeof is>[0]) =>
   is(q, method, path) && q.headers['x-api-key'] === GLOBEX_KEY ? { ...q, headers: { ...q.headers, 'x-api-key': ACME_KEY } } : undefined;
+
+/** Edits the RateLimit headers of answers to a key of neither tenant (the rate-limit check's own). */
+const onRateLimited =
+  (edit: (headers: Record<string, string>, status: number) => void) =>
+  (q: Parameters<typeof is>[0], r: ProxiedResponse): ProxiedResponse | undefined => {
+    if ([ACME_KEY, GLOBEX_KEY].includes(String(q.headers['x-api-key'])) || r.headers['ratelimit-limit'] === undefined) return undefined;
+    const headers = { ...r.headers };
+    edit(headers, r.status);
+    return { ...r, headers };
+  };
 
 const CASES: Case[] = [
   // Health.
@@ -136,6 +147,61 @@ const CASES: Case[] = [
     },
     failing: 'telegram.sign-in',
     rule: 'part 4: a Telegram account signs in as the same user each time',
+  },
+  // MFA: the errors the emulator clock decides name its time.
+  {
+    name: 'an MFA challenge outlives its expiresAt',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'POST', /^\/v1\/mfa\/verify$/) && r.status === 410
+          ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"verified":true,"freshUntil":"2030-01-01T00:00:00.000Z"}}' }
+          : undefined,
+    },
+    failing: 'mfa.challenge-expiry',
+    rule: 'part 3.3/D5: a challenge past its expiresAt is 410 challenge_expired: expected HTTP 410, got 200',
+  },
+  {
+    name: 'an expired MFA challenge names no times',
+    breakage: { response: onStatus(410, 'POST', /^\/v1\/mfa\/verify$/, (b) => void (b['details'] = [])) },
+    failing: 'mfa.challenge-expiry',
+    rule: 'D6/D10: a challenge the clock ended names the emulator and the real time in details',
+  },
+  {
+    name: "invalid_code does not name the emulator's time",
+    breakage: {
+      response: onStatus(400, 'POST', /^\/v1\/mfa\/verify$/, (b) => b['details'].forEach((d: Record<string, unknown>) => void delete d['emulatorNow'])),
+    },
+    failing: 'mfa.wrong-code',
+    rule: 'D5/D10: a code judged on the emulator clock names the emulator and the real time in details: no entry of details carries emulatorNow and realNow',
+  },
+  // Rate limits: the figures the headers give are the ones enforced (free's 20 a second, so any machine outruns the refill).
+  {
+    name: 'RateLimit-Limit advertises a quarter of the limit enforced',
+    breakage: { response: onRateLimited((h) => void (h['ratelimit-limit'] = String(Math.floor(Number(h['ratelimit-limit']) / 4)))) },
+    failing: 'rate-limits.429',
+    rule: 'part 8: requests beyond the rate limit get 429',
+    plan: 'free',
+  },
+  {
+    name: 'RateLimit-Limit advertises four times the limit enforced',
+    breakage: { response: onRateLimited((h) => void (h['ratelimit-limit'] = String(Number(h['ratelimit-limit']) * 4))) },
+    failing: 'rate-limits.429',
+    rule: "D16: a fresh key's full bucket passes RateLimit-Limit requests",
+    plan: 'free',
+  },
+  {
+    name: 'a 429 says requests remain',
+    breakage: { response: onRateLimited((h, status) => void (status === 429 && (h['ratelimit-remaining'] = h['ratelimit-limit']!))) },
+    failing: 'rate-limits.429',
+    rule: 'D16: a 429 has RateLimit-Remaining 0',
+    plan: 'free',
+  },
+  {
+    name: 'Retry-After says an hour',
+    breakage: { response: onRateLimited((h, status) => void (status === 429 && (h['retry-after'] = '3600'))) },
+    failing: 'rate-limits.429',
+    rule: 'D16: Retry-After is when one request may pass again: Retry-After 3600 s',
+    plan: 'free',
   },
   // Wallets and key shares (MPC).
   {
