@@ -203,6 +203,19 @@ const CASES: Case[] = [
     rule: 'D16: Retry-After is when one request may pass again: Retry-After 3600 s',
     plan: 'free',
   },
+  // Billing: a portal link's window on the emulator clock.
+  {
+    name: 'a billing portal link outlives its expiresAt',
+    breakage: { response: (q, r) => (is(q, 'GET', /^\/_provider\/portal\//) && r.status === 410 ? { ...r, status: 200 } : undefined) },
+    failing: 'billing.portal-expiry',
+    rule: 'part 3.3/D13: a portal link past its expiresAt is gone (410)',
+  },
+  {
+    name: 'a billing portal link closes before its expiresAt',
+    breakage: { response: (q, r) => (is(q, 'GET', /^\/_provider\/portal\//) && r.status === 200 ? { ...r, status: 410 } : undefined) },
+    failing: 'billing.portal-expiry',
+    rule: 'D13: a portal link opens until its expiresAt (emulator clock)',
+  },
   // Wallets and key shares (MPC).
   {
     name: "recover answers another key's seed",

@@ -43,7 +43,7 @@ export const CHECKS: readonly Check[] = [
   ...isolationChecks,
   ...guestChecks,
   ...analyticsChecks,
-  ...billingChecks,
+  ...billingChecks.filter((check) => !movesClock(check)),
   ...customDomainChecks,
   ...telegramChecks,
   ...passkeyChecks.filter((check) => !movesClock(check)),
@@ -58,6 +58,7 @@ export const CHECKS: readonly Check[] = [
   ...walletChecks.filter(movesClock),
   ...passkeyChecks.filter(movesClock),
   ...figureChecks.filter(movesClock),
+  ...billingChecks.filter(movesClock),
   ...webhookRetryChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.
   ...rateLimitChecks,

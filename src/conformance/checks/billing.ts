@@ -1,12 +1,14 @@
 /**
- * Billing (spec part 4; DESIGN D13, D15): usage answers, and checkout and portal sessions are
- * made at the emulated provider. The usage figures are checked in figures.ts.
+ * Billing (spec part 4; DESIGN D13, D15): usage answers, checkout and portal sessions are made
+ * at the emulated provider, and a portal link works until its expiresAt on the emulator clock,
+ * not a second longer. The usage figures are checked in figures.ts.
  */
 import { BillingUsage, CheckoutBody, CheckoutSession, PortalSession } from '../../schemas/billing.js';
 import { envelope } from '../../schemas/common.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
+import { advanceClock, emulatorNow } from './sessions.js';
 
 const RETURN = 'http://127.0.0.1:9/conformance';
 
@@ -59,6 +61,28 @@ export const billingChecks: Check[] = [
         'validation_error',
         'D15: plan is free, pro or enterprise',
       );
+    },
+  },
+  {
+    id: 'billing.portal-expiry',
+    tags: ['billing', 'clock'],
+    description: 'a billing portal link opens until its expiresAt on the emulator clock (a few seconds before, 200) and is 410 once past it',
+    spec: 'part 3.3, part 7 (410), D10, D13, D15',
+    profile: 'emulator',
+    creates: true,
+    uses: { clock: 'moves', why: "moves the clock past a billing portal link's expiresAt (an hour)" },
+    run: async (ctx) => {
+      const created = await ctx.client.billing.portal({ returnUrl: RETURN });
+      const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');
+      // The emulator serves the provider's pages itself: the link's path, at the target's origin (a proxy may stand before it).
+      const page = `${new URL(ctx.client.options.baseUrl).origin}${new URL(data.url).pathname}`;
+      const left = Date.parse(data.expiresAt) - (await emulatorNow(ctx));
+      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const before = await ctx.client.request('GET', page, { apiKey: null });
+      expect(before.status === 200, 'D13: a portal link opens until its expiresAt (emulator clock)', `${page} answered ${before.status} 5 s before`, before);
+      await advanceClock(ctx, '6s');
+      const after = await ctx.client.request('GET', page, { apiKey: null });
+      expect(after.status === 410, 'part 3.3/D13: a portal link past its expiresAt is gone (410)', `${page} answered ${after.status} 1 s after`, after);
     },
   },
 ];
