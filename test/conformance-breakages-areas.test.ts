@@ -89,6 +89,18 @@ const CASES: Case[] = [
     failing: 'sessions.token-rules',
     rule: 'D4: unknown token → 401 invalid_session: expected HTTP 401, got 200',
   },
+  {
+    name: 'a request without a session token is answered 403',
+    breakage: { response: (q, r) => (is(q, 'GET', /^\/v1\/users\/me\/wallet/) && r.body.includes('missing_session') ? { ...r, status: 403 } : undefined) },
+    failing: 'sessions.token-rules',
+    rule: 'D4: no token → 401 missing_session: expected HTTP 401, got 403',
+  },
+  {
+    name: 'an unknown session token is said to be missing',
+    breakage: { response: onStatus(401, 'GET', /^\/v1\/users\/me\/wallet/, (b) => void (b['code'] = 'missing_session')) },
+    failing: 'sessions.token-rules',
+    rule: 'D4: unknown token → 401 invalid_session',
+  },
   // Custom domains.
   {
     name: 'a domain is verified without its TXT record',
@@ -251,6 +263,32 @@ const CASES: Case[] = [
     },
     failing: 'mpc.shares',
     rule: 'part 4: deleted key shares are no longer retrieved: 1 stored shares still listed',
+  },
+  // The control plane (D10, D11): the clock, the event log and faults.
+  {
+    name: 'advance answers a clock that moved less than asked',
+    breakage: {
+      response: onOk('POST', /^\/_emulator\/clock\/advance/, (b) => void (b['data'].now = new Date(Date.parse(b['data'].now) - 1_500).toISOString())),
+    },
+    failing: 'emulator.clock',
+    rule: 'D10: advance {"by":"1s"} moves the clock 1 s: moved',
+  },
+  {
+    name: 'the event log misses the new user',
+    breakage: { response: onOk('GET', /^\/_emulator\/events/, (b) => void (b['data'] = [])) },
+    failing: 'emulator.events',
+    rule: 'D8: every action records its event: no user.created for the new user',
+  },
+  {
+    name: 'a fault of count 1 fires twice',
+    breakage: {
+      response: (q, r) =>
+        is(q, 'GET', /^\/v1\/apps\/app_conformance\w+fault$/) && r.status === 404
+          ? { ...r, status: 503, body: '{"error":"injected","code":"fault","details":[]}' }
+          : undefined,
+    },
+    failing: 'emulator.faults',
+    rule: 'D11: after count requests the fault is gone',
   },
 ];
 
