@@ -1,7 +1,8 @@
 /**
- * At least three breakages per area of the spec (issue 32): the areas the other breakage files
- * reach least — health, tenant, isolation, sessions, custom domains, key shares — each broken
- * by a proxy in front of the emulator with a wrong state, a wrong figure or a wrong
+ * At least three breakages per area of the catalogue (issue 32): the areas the other breakage
+ * files reach least — health, tenant, isolation, sessions, custom domains, Telegram, MFA's clock
+ * errors, billing's link window, rate limits, key shares and the control plane — each broken by a
+ * proxy in front of the emulator with a wrong state, a wrong figure, a wrong window or a wrong
  * transition, and the check that names the rule failing with it.
  */
 import { describe, it } from 'vitest';
