@@ -25,7 +25,7 @@ async function allIds(path: string): Promise<string[]> {
   }
 }
 
-/** What a run must leave as it found: each listing, the DLQ, the faults, the tenant. */
+/** What a run must leave as it found: each listing, the DLQ, the faults, the tenants, the tenant. */
 async function listings() {
   const plain = async (path: string) => ok(await target.svc.request('GET', path), path).body.data;
   const webhooks = await plain('/webhooks');
@@ -36,6 +36,8 @@ async function listings() {
     deliveries: await Promise.all(webhooks.map(async (hook: { id: string }) => (await plain(`/webhooks/${hook.id}/deliveries`)).length)),
     dlq: (await plain('/_emulator/dlq')).map((d: { id: string; status: string }) => `${d.id} ${d.status}`).sort(),
     faults: await plain('/_emulator/faults'),
+    // telegram.sign-in makes a tenant of its own and removes it.
+    tenants: (await plain('/_emulator/tenants')).map((tenant: { id: string }) => tenant.id).sort(),
     // Putting the run's settings back is a write of its own: only updatedAt may say so.
     tenant: { ...(await plain('/tenant')), updatedAt: undefined },
   };

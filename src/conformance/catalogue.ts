@@ -5,16 +5,19 @@
  * this order (schedule.ts); the rest run at once.
  */
 import { apiKeyChecks } from './checks/api-keys.js';
-import { analyticsChecks, billingChecks, domainChecks, signInChecks } from './checks/areas.js';
+import { analyticsChecks } from './checks/analytics.js';
 import { appChecks } from './checks/apps.js';
 import { authChecks } from './checks/auth.js';
+import { billingChecks } from './checks/billing.js';
 import { controlChecks } from './checks/control.js';
+import { customDomainChecks } from './checks/custom-domains.js';
 import { errorChecks } from './checks/errors.js';
 import { figureChecks } from './checks/figures.js';
 import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
 import { limitChecks, rateLimitChecks } from './checks/limits.js';
 import { stateChecks } from './checks/states.js';
+import { telegramChecks } from './checks/telegram.js';
 import { mfaChecks } from './checks/mfa.js';
 import { passkeyChecks } from './checks/passkeys.js';
 import { healthChecks, tenantChecks } from './checks/tenant-health.js';
@@ -40,9 +43,9 @@ export const CHECKS: readonly Check[] = [
   ...isolationChecks,
   ...guestChecks,
   ...analyticsChecks,
-  ...billingChecks,
-  ...domainChecks,
-  ...signInChecks,
+  ...billingChecks.filter((check) => !movesClock(check)),
+  ...customDomainChecks,
+  ...telegramChecks,
   ...passkeyChecks.filter((check) => !movesClock(check)),
   ...webhookChecks,
   ...webhookDeliveryChecks,
@@ -55,6 +58,7 @@ export const CHECKS: readonly Check[] = [
   ...walletChecks.filter(movesClock),
   ...passkeyChecks.filter(movesClock),
   ...figureChecks.filter(movesClock),
+  ...billingChecks.filter(movesClock),
   ...webhookRetryChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.
   ...rateLimitChecks,

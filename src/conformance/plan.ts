@@ -22,6 +22,7 @@ const WRITES: Record<string, string> = {
   passkeys: 'WebAuthn challenges and users registered with a passkey, one per check (kept); a tenant that allows no origin gets https://<rpId> for the run',
   billing: 'checkout (to a plan the tenant is not on) and portal sessions at the emulated provider (never completed; they expire)',
   'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
+  telegram: 'a tenant of its own (control plane) with a bot token the check sets, and its Telegram user (the tenant removed at the end, with everything in it)',
   'rate-limits': 'an API key (revoked at the end; kept, listed as revoked)',
 };
 

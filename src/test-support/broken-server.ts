@@ -42,6 +42,8 @@ export interface Breakage {
   delivery?(delivery: RelayedDelivery): RelayedDelivery | void;
   /** Never answers matching requests (a hung deployment). */
   hang?(request: ProxiedRequest): boolean;
+  /** Answers every request this many milliseconds later (a far deployment). */
+  latencyMs?: number;
 }
 
 /** Signs `body` with a given timestamp, as a sender would. */
@@ -150,6 +152,7 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
     });
     let response: ProxiedResponse = { status: forwarded.status, headers: responseHeaders, body: text };
     response = breakage.response?.(request, response) ?? response;
+    if (breakage.latencyMs !== undefined) await new Promise((resolve) => setTimeout(resolve, breakage.latencyMs));
     return new Response(response.body, { status: response.status, headers: response.headers });
   });
 

@@ -26,7 +26,8 @@ export const rateLimitChecks: Check[] = [
   {
     id: 'rate-limits.429',
     tags: ['rate-limits'],
-    description: 'over the limit the key gets 429 rate_limited with Retry-After in seconds; answers carry RateLimit-* headers',
+    description:
+      'over the limit the key gets 429 rate_limited with Retry-After in seconds; answers carry RateLimit-* headers whose limit is the one enforced, and a 429 has none remaining',
     spec: 'part 7 (429), part 8 (requests beyond the rate limit get 429), D16',
     profile: 'emulator',
     creates: true,
@@ -89,11 +90,36 @@ export const rateLimitChecks: Check[] = [
       }
       ctx.note(`429 after ${passed} requests passed in ${seconds().toFixed(1)} s (limit ${limit})`);
       expectErrorCode(limited, 429, 'rate_limited', 'D16: 429 rate_limited');
+      // The figures the headers give are the ones enforced: the fresh key's full bucket (less the
+      // probe that found the key and the first call) passes before the first 429, and no more
+      // than the limit and its refill pass in all.
+      expect(
+        passed <= allowed() * 1.1 + 10,
+        'D16: the limit RateLimit-Limit advertises is the one enforced',
+        `${passed} requests in ${seconds().toFixed(1)} s passed; RateLimit-Limit ${limit} allows ${Math.floor(allowed())}`,
+        limited,
+      );
+      expect(
+        passed + 2 >= Math.floor(limit * 0.9),
+        "D16: a fresh key's full bucket passes RateLimit-Limit requests",
+        `429 after ${passed} requests; RateLimit-Limit is ${limit}`,
+        limited,
+      );
+      const remaining = limited.headers.get('ratelimit-remaining');
+      expect(remaining === '0', 'D16: a 429 has RateLimit-Remaining 0', `RateLimit-Remaining "${remaining}"`, limited);
       const retryAfter = limited.headers.get('retry-after') ?? '';
       expect(
         /^\d+$/.test(retryAfter) && Number(retryAfter) >= 1,
         'D16: a 429 says when to come back in Retry-After (seconds)',
         `Retry-After "${retryAfter}"`,
+        limited,
+      );
+      // The bucket refills limit / 2 a second: one request may pass again within 2 / limit s.
+      const refill = Math.ceil(2 / limit);
+      expect(
+        Number(retryAfter) <= refill + 1,
+        'D16: Retry-After is when one request may pass again',
+        `Retry-After ${retryAfter} s; the bucket refills one request in ${refill} s`,
         limited,
       );
     },

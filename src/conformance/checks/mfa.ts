@@ -9,7 +9,7 @@ import { MfaChallenge, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../.
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, advancePast, emulatorNow, guestSession, HOLDS_SESSION, type Session } from './sessions.js';
+import { advanceClock, advancePast, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, type Session } from './sessions.js';
 
 interface MfaUser extends Session {
   secret: string;
@@ -105,7 +105,7 @@ export const mfaChecks: Check[] = [
   {
     id: 'mfa.wrong-code',
     tags: ['mfa'],
-    description: 'POST /mfa/verify with a wrong code is 400 invalid_code',
+    description: "POST /mfa/verify with a wrong code is 400 invalid_code, naming the emulator's and the real time",
     spec: 'D5',
     profile: 'emulator',
     creates: true,
@@ -115,6 +115,7 @@ export const mfaChecks: Check[] = [
       const [now, challengeId] = await Promise.all([emulatorNow(ctx), challenge(ctx, user.token)]);
       const result = await ctx.client.mfa.verify(user.token, { challengeId, code: wrongCode(user.secret, now) });
       expectErrorCode(result, 400, 'invalid_code', 'D5: a wrong code is 400 invalid_code');
+      expectClockTimes(result, now, 'D5/D10: a code judged on the emulator clock names the emulator and the real time in details');
     },
   },
   {
@@ -201,5 +202,24 @@ export const mfaChecks: Check[] = [
     profile: 'emulator',
     creates: false,
     run: async (ctx) => expectErrorCode(await ctx.client.request('GET', '/mfa/status'), 401, 'missing_session', 'D4: /mfa/* acts for a signed-in user'),
+  },
+  {
+    id: 'mfa.challenge-expiry',
+    tags: ['mfa', 'clock'],
+    description: "a challenge past its expiresAt on the emulator clock is 410 challenge_expired for a right code, naming the emulator's and the real time",
+    spec: 'part 3.3, part 7 (410), D5, D6, D10',
+    profile: 'emulator',
+    creates: true,
+    uses: { clock: 'moves', why: "moves the clock past an MFA challenge's expiresAt (5 minutes)" },
+    run: async (ctx) => {
+      const user = await enableMfa(ctx, await guestSession(ctx));
+      const opened = await ctx.client.mfa.challenge(user.token);
+      const { data } = expectShape(opened, envelope(MfaChallenge), 'D15: challenge answers challengeId, expiresAt');
+      const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - (await emulatorNow(ctx))) / 1000) + 1)}s`);
+      // The code is right at the new time: only the challenge's age is wrong.
+      const late = await ctx.client.mfa.verify(user.token, { challengeId: data.challengeId, code: codeAt(user.secret, now) });
+      expectErrorCode(late, 410, 'challenge_expired', 'part 3.3/D5: a challenge past its expiresAt is 410 challenge_expired');
+      expectClockTimes(late, now, 'D6/D10: a challenge the clock ended names the emulator and the real time in details');
+    },
   },
 ];

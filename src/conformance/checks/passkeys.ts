@@ -70,6 +70,50 @@ async function loginOptions(ctx: CheckContext, email: string) {
 
 export const passkeyChecks: Check[] = [
   {
+    id: 'passkeys.options',
+    tags: ['passkeys'],
+    description: 'register-options and login-options answer a challengeId and WebAuthn options with a fresh challenge',
+    spec: 'part 4 (Passkey/WebAuthn), part 5.5, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      const register = await ctx.client.passkeys.registerOptions({ email: `conf-${ctx.runId}-passkey@conformance.example` });
+      const a = expectShape(register, envelope(PasskeyOptions), 'D15: register-options answers challengeId and options').data;
+      expect(
+        typeof a.options['challenge'] === 'string' && typeof a.options['rp'] === 'object',
+        'D15: creation options carry challenge and rp',
+        JSON.stringify(a.options).slice(0, 200),
+        register,
+      );
+      const login = await ctx.client.passkeys.loginOptions();
+      const b = expectShape(login, envelope(PasskeyOptions), 'D15: login-options answers challengeId and options').data;
+      expect(
+        b.options['challenge'] !== a.options['challenge'] && b.challengeId !== a.challengeId,
+        'part 5.5: every challenge is new',
+        'the same challenge twice',
+        login,
+      );
+    },
+  },
+  {
+    id: 'passkeys.bad-response',
+    tags: ['passkeys', 'validation'],
+    description: 'register-verify and login-verify with a body that is no credential are 400',
+    spec: 'part 4, part 7 (400), D6',
+    profile: 'emulator',
+    creates: false,
+    run: async (ctx) => {
+      for (const path of ['/auth/passkey/register-verify', '/auth/passkey/login-verify']) {
+        expectErrorCode(
+          await ctx.client.request('POST', path, { body: { challengeId: 'chl_nope', response: {} } }),
+          400,
+          'validation_error',
+          `D6: ${path} checks its body`,
+        );
+      }
+    },
+  },
+  {
     id: 'passkeys.register',
     tags: ['passkeys', 'users'],
     description: 'register-options then register-verify with a new credential signs a new person in, as a basic user with the e-mail',

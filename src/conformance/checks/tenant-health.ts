@@ -33,7 +33,7 @@ export const tenantChecks: Check[] = [
   {
     id: 'tenant.update',
     tags: ['tenant'],
-    description: 'PATCH /tenant changes the name and answers the tenant; the old name is put back at the end',
+    description: 'PATCH /tenant changes the name, answers the tenant and GET reads the new name; the old name is put back at the end',
     spec: 'part 4, D15',
     profile: 'emulator',
     creates: true,
@@ -51,6 +51,10 @@ export const tenantChecks: Check[] = [
         `name ${after.data.name}`,
         result,
       );
+      // The change is kept, not only answered: the next read reports it.
+      const read = await ctx.client.tenant.get();
+      const { data: now } = expectShape(read, envelope(Tenant), 'D15: the tenant fields');
+      expect(now.name === name, 'part 4: GET /tenant reads the name PATCH set', `name ${now.name}`, read);
     },
   },
   {

@@ -87,7 +87,7 @@ export const walletChecks: Check[] = [
   {
     id: 'mpc.shares',
     tags: ['mpc', 'wallets'],
-    description: 'a key share is stored (201), retrieved with the wallet, and deleted',
+    description: 'a key share is stored (201) and retrieved with the wallet; DELETE counts the shares it deleted, and none is retrieved after',
     spec: 'part 4 (MPC), D15',
     profile: 'emulator',
     creates: true,
@@ -101,7 +101,7 @@ export const walletChecks: Check[] = [
         label: ctx.name('share'),
       });
       expectStatus(stored, 201, 'D15: POST /mpc/shares stores a share');
-      expectShape(stored, envelope(StoredShare), 'D15: the stored share fields');
+      const storedId = expectShape(stored, envelope(StoredShare), 'D15: the stored share fields').data.id;
       const shares = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
       const { data } = expectShape(shares, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
       expect(
@@ -110,8 +110,24 @@ export const walletChecks: Check[] = [
         'not among the shares',
         shares,
       );
+      // Only this check stores shares of the run's wallet: every client share listed is one to delete.
+      const clientShares = data.filter((s) => s.source === 'client').length;
       const deleted = await ctx.client.mpc.deleteShares(wallet.token, wallet.walletId);
-      expectShape(deleted, envelope(DeletedShares), 'D15: DELETE /mpc/shares/:walletId answers the count');
+      const { data: answer } = expectShape(deleted, envelope(DeletedShares), 'D15: DELETE /mpc/shares/:walletId answers the count');
+      expect(
+        answer.deleted === clientShares,
+        'D15: DELETE /mpc/shares/:walletId counts the stored shares it deleted',
+        `deleted ${answer.deleted}, ${clientShares} stored`,
+        deleted,
+      );
+      const after = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
+      const { data: left } = expectShape(after, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
+      expect(
+        !left.some((s) => s.id === storedId) && left.every((s) => s.source === 'server'),
+        'part 4: deleted key shares are no longer retrieved',
+        `${left.filter((s) => s.source === 'client').length} stored shares still listed`,
+        after,
+      );
     },
   },
   {

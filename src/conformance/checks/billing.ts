@@ -1,0 +1,88 @@
+/**
+ * Billing (spec part 4; DESIGN D13, D15): usage answers, checkout and portal sessions are made
+ * at the emulated provider, and a portal link works until its expiresAt on the emulator clock,
+ * not a second longer. The usage figures are checked in figures.ts.
+ */
+import { BillingUsage, CheckoutBody, CheckoutSession, PortalSession } from '../../schemas/billing.js';
+import { envelope } from '../../schemas/common.js';
+import { expect, expectShape, expectStatus } from '../expect.js';
+import { expectErrorCode, expectSuccess } from '../shapes.js';
+import type { Check } from '../types.js';
+import { advanceClock, emulatorNow } from './sessions.js';
+
+const RETURN = 'http://127.0.0.1:9/conformance';
+
+export const billingChecks: Check[] = [
+  {
+    id: 'billing.usage',
+    tags: ['billing'],
+    description: 'GET /billing/usage answers 200 with the success envelope',
+    spec: 'part 4 (Billing)',
+    profile: 'spec',
+    creates: false,
+    run: async (ctx) => void expectSuccess(await ctx.client.request('GET', '/billing/usage'), 200, 'part 4: get current usage'),
+  },
+  {
+    id: 'billing.usage-shape',
+    tags: ['billing'],
+    description: 'GET /billing/usage carries the plan, the period, usage and limits',
+    spec: 'D15',
+    profile: 'emulator',
+    creates: false,
+    run: async (ctx) => void expectShape(await ctx.client.billing.usage(), envelope(BillingUsage), 'D15: the billing usage fields'),
+  },
+  {
+    id: 'billing.sessions',
+    tags: ['billing'],
+    description:
+      'POST /billing/checkout (to a plan the tenant is not on) and /billing/portal answer 201 with a cs_test_/bps_ id and a provider URL; a bad plan is 400',
+    spec: 'part 4 (Billing), D13, D15',
+    profile: 'emulator',
+    creates: true,
+    run: async (ctx) => {
+      // A used tenant may be on any plan: the checkout is for one it is not on.
+      const { data: usage } = expectShape(await ctx.client.billing.usage(), envelope(BillingUsage), 'D15: the billing usage names the plan');
+      const plan = CheckoutBody.shape.plan.options.find((p) => p !== usage.plan)!;
+      const checkout = await ctx.client.billing.checkout({ plan, successUrl: RETURN, cancelUrl: RETURN });
+      expectStatus(checkout, 201, 'D15: checkout is created');
+      const { data } = expectShape(checkout, envelope(CheckoutSession), 'D13: checkout answers { id: cs_test_…, url }');
+      expect(data.id.startsWith('cs_test_') && URL.canParse(data.url), 'D13: a cs_test_ id and the provider page URL', `${data.id} ${data.url}`, checkout);
+      const portal = await ctx.client.billing.portal({ returnUrl: RETURN });
+      expectStatus(portal, 201, 'D15: a portal session is created');
+      expect(
+        expectShape(portal, envelope(PortalSession), 'D13: portal answers { id: bps_…, url }').data.id.startsWith('bps_'),
+        'D13: a bps_ id',
+        'wrong id',
+        portal,
+      );
+      expectErrorCode(
+        await ctx.client.request('POST', '/billing/checkout', { body: { plan: 'platinum', successUrl: RETURN, cancelUrl: RETURN } }),
+        400,
+        'validation_error',
+        'D15: plan is free, pro or enterprise',
+      );
+    },
+  },
+  {
+    id: 'billing.portal-expiry',
+    tags: ['billing', 'clock'],
+    description: 'a billing portal link opens until its expiresAt on the emulator clock (a few seconds before, 200) and is 410 once past it',
+    spec: 'part 3.3, part 7 (410), D10, D13, D15',
+    profile: 'emulator',
+    creates: true,
+    uses: { clock: 'moves', why: "moves the clock past a billing portal link's expiresAt (an hour)" },
+    run: async (ctx) => {
+      const created = await ctx.client.billing.portal({ returnUrl: RETURN });
+      const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');
+      // The emulator serves the provider's pages itself: the link's path, at the target's origin (a proxy may stand before it).
+      const page = `${new URL(ctx.client.options.baseUrl).origin}${new URL(data.url).pathname}`;
+      const left = Date.parse(data.expiresAt) - (await emulatorNow(ctx));
+      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const before = await ctx.client.request('GET', page, { apiKey: null });
+      expect(before.status === 200, 'D13: a portal link opens until its expiresAt (emulator clock)', `${page} answered ${before.status} 5 s before`, before);
+      await advanceClock(ctx, '6s');
+      const after = await ctx.client.request('GET', page, { apiKey: null });
+      expect(after.status === 410, 'part 3.3/D13: a portal link past its expiresAt is gone (410)', `${page} answered ${after.status} 1 s after`, after);
+    },
+  },
+];
