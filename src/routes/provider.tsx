@@ -14,6 +14,7 @@ import {
   completeCheckout,
   findCheckout,
   findPortal,
+  goneText,
   PLANS,
   PROVIDER_PATH,
   portalProblem,
@@ -40,7 +41,7 @@ export function providerPages(rt: Runtime): Hono {
     const checkout = findCheckout(rt, c.req.param('id'));
     if (!checkout) return c.html(<Message title="Not found" text="There is no such checkout." />, 404);
     const problem = checkoutProblem(rt, checkout);
-    if (problem !== null) return c.html(<Message title="Checkout closed" text={problem} link={checkout.cancelUrl} />, 410);
+    if (problem !== null) return c.html(<Message title="Checkout closed" text={goneText(rt, problem, checkout)} link={checkout.cancelUrl} />, 410);
     return c.html(<CheckoutPage checkout={checkout} />);
   });
 
@@ -51,7 +52,7 @@ export function providerPages(rt: Runtime): Hono {
     const portal = findPortal(rt, c.req.param('id'));
     if (!portal) return c.html(<Message title="Not found" text="There is no such billing portal session." />, 404);
     const problem = portalProblem(rt, portal);
-    if (problem !== null) return c.html(<Message title="Link expired" text={problem} link={portal.returnUrl} />, 410);
+    if (problem !== null) return c.html(<Message title="Link expired" text={goneText(rt, problem, portal)} link={portal.returnUrl} />, 410);
     return c.html(<PortalPage portal={portal} usage={billingUsage(rt, portal.tenantId)} />);
   });
 

@@ -105,6 +105,12 @@ function goneError(rt: Runtime, problem: string, record: { id: string; expiresAt
   return new ApiError('gone', problem, expired ? [expiryDetail(rt, `Billing link ${record.id}`, record.expiresAt, 'ask for a new one')] : []);
 }
 
+/** What the provider's page says under a link it cannot show (410): the problem, and for an expired link the emulator's and the real time. */
+export function goneText(rt: Runtime, problem: string, record: { id: string; expiresAt: string }): string[] {
+  const error = goneError(rt, problem, record);
+  return [error.message, ...(error.details ?? []).map((detail) => detail.message)];
+}
+
 /** Changes the tenant's plan and records the event; call inside `rt.store.write()`. */
 function changePlan(rt: Runtime, tenantId: string, plan: Plan, source: Record<string, string>): void {
   const tenant = getTenant(rt, tenantId);

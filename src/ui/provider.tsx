@@ -46,11 +46,13 @@ const Limits: FC<{ plan: Plan }> = ({ plan }) => {
 };
 
 /** A page with one message and, when given, a link back to the application. */
-export const ProviderMessage: FC<{ title: string; text: string; link?: string | undefined }> = ({ title, text, link }) => (
+export const ProviderMessage: FC<{ title: string; text: string | string[]; link?: string | undefined }> = ({ title, text, link }) => (
   <Page title={title}>
     <h1>{title}</h1>
     <section class="card">
-      <p>{text}</p>
+      {[text].flat().map((line) => (
+        <p>{line}</p>
+      ))}
       {link ? (
         <p>
           <a href={link}>Return to the application</a>

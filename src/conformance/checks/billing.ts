@@ -83,6 +83,17 @@ export const billingChecks: Check[] = [
       await advanceClock(ctx, '6s');
       const after = await ctx.client.request('GET', page, { apiKey: null });
       expect(after.status === 410, 'part 3.3/D13: a portal link past its expiresAt is gone (410)', `${page} answered ${after.status} 1 s after`, after);
+      // A person who opens an expired link sees why: the emulator's time beside the real one, as a 410 of the API says in details.
+      const minute = (ms: number): string => new Date(ms).toISOString().slice(0, 16);
+      const now = await emulatorNow(ctx);
+      // The minute the page was made in: the one read just after it, or the one before when a minute turned in between.
+      const minutes = [minute(now), minute(now - 60_000)];
+      expect(
+        after.text.includes('emulator clock') && minutes.some((one) => after.text.includes(one)),
+        'D10: an expired link says where the emulator clock is',
+        `the 410 page does not name the emulator clock's time (${minutes[0]}…)`,
+        after,
+      );
     },
   },
 ];
