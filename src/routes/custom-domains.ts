@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody } from '../schemas/common.js';
 import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
-import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/domains.js';
+import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/custom-domains.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 

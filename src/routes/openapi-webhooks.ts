@@ -6,7 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { DeliveryHeaders, EVENT_PAYLOADS, eventTypeName } from '../schemas/events.js';
 import { EVENT_TYPES, type EventType } from '../schemas/words.js';
-import { DEFAULT_API_VERSION } from '../services/tenants.js';
+import { DEFAULT_API_VERSION } from '../services/tenant.js';
 import { sampleEventData } from '../webhooks/event-types.js';
 import type { ApiTag } from './openapi-tags.js';
 

@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { envelope, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
-import { tenantView, updateTenant } from '../services/tenants.js';
+import { tenantView, updateTenant } from '../services/tenant.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 

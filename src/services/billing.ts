@@ -11,7 +11,7 @@ import type { BillingUsageView, CheckoutInput } from '../schemas/billing.js';
 import type { CheckoutSessionRecord, PortalSessionRecord } from '../store/records.js';
 import type { Plan } from '../schemas/words.js';
 import { emitEvent } from './events.js';
-import { getTenant, PLAN_LIMITS } from './tenants.js';
+import { getTenant, PLAN_LIMITS } from './tenant.js';
 import { usageMeter, utcDate } from './usage.js';
 import { expiryDetail } from './emulator-time.js';
 

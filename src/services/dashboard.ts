@@ -10,7 +10,7 @@ import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
 import { EVENT_TYPES } from '../schemas/words.js';
 import { eventPayload, type EventPayload } from '../webhooks/payload.js';
 import { controlDeliveryView, deadLetters, eventLog, type EventFilter } from './control.js';
-import { tenantView } from './tenants.js';
+import { tenantView } from './tenant.js';
 import { deliveryView, webhookView } from './webhooks.js';
 
 type DeliveryStatus = DeliveryView['status'];

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import type { EmitOptions, Runtime } from '../runtime.js';
 import type { EventRecord } from '../store/records.js';
 import type { EventType } from '../schemas/words.js';
-import { DEFAULT_API_VERSION } from './tenants.js';
+import { DEFAULT_API_VERSION } from './tenant.js';
 
 /** Records an event. Call inside `rt.store.write()`. */
 export function emitEvent(rt: Runtime, tenantId: string, type: EventType, data: Record<string, unknown>, options: EmitOptions = {}): EventRecord {

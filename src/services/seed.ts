@@ -11,7 +11,7 @@ import { Fixture, type FixtureData } from '../schemas/fixture.js';
 import type { TenantRecord } from '../store/records.js';
 import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
-import { defaultSettings } from './tenants.js';
+import { defaultSettings } from './tenant.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
 import { hashSecret } from './api-keys.js';
 

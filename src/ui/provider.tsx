@@ -7,7 +7,7 @@
 import type { Child, FC } from 'hono/jsx';
 import type { BillingUsageView } from '../schemas/billing.js';
 import { PLAN_PRICES, PLANS, PROVIDER_PATH, type Plan, type ProviderCheckout, type ProviderPortal } from '../services/billing.js';
-import { PLAN_LIMITS } from '../services/tenants.js';
+import { PLAN_LIMITS } from '../services/tenant.js';
 import { Table, Time } from './components.js';
 import { Layout } from './layout.js';
 

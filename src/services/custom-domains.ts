@@ -10,7 +10,7 @@ import type { CustomDomainView } from '../schemas/custom-domains.js';
 import type { CustomDomainRecord } from '../store/records.js';
 import { DnsUnavailableError, lookupTxt } from './dns.js';
 import { emitEvent } from './events.js';
-import { getTenant } from './tenants.js';
+import { getTenant } from './tenant.js';
 
 export const VERIFY_LABEL = '_svc-verify';
 export const VERIFY_PREFIX = 'svc-verify=';

@@ -12,7 +12,7 @@ import type { ApiTag } from './openapi-tags.js';
 const tags: ApiTag[] = ['Users'];
 const security = SESSION_SECURITY;
 
-export function walletRoutes(rt: Runtime) {
+export function walletsRoutes(rt: Runtime) {
   const router = newRouter();
   router.use('*', userSession(rt));
   return router
