@@ -212,7 +212,7 @@ export function createClient(options: ClientOptions) {
     billing: { checkout: o.createCheckoutSession, portal: o.createPortalSession, usage: o.getBillingUsage },
     tenant: { get: o.getTenant, update: o.updateTenant },
     health: { healthz: o.checkHealth, readyz: o.checkReadiness },
-    /** The emulator's control plane (DESIGN D10, D11), at the base URL's origin. */
+    /** The emulator's control plane (D10, D11), at the base URL's origin. */
     emulator: {
       request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),
       health: (extra?: CallOptions) => control<Envelope<Record<string, unknown>>>('GET', '/health', extra),

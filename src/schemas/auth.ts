@@ -1,4 +1,4 @@
-/** What every sign-in flow answers (DESIGN D4): the user and the session token. */
+/** What every sign-in flow answers (D4): the user and the session token. */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp } from './common.js';
 import { User } from './users.js';

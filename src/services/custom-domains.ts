@@ -1,5 +1,5 @@
 /**
- * Custom domains (spec part 4, DESIGN D13): one per tenant, unique across tenants, proved by
+ * Custom domains (spec part 4, D13): one per tenant, unique across tenants, proved by
  * a real TXT record `_svc-verify.<domain>` = `svc-verify=<token>`. Verifying emits
  * `domain.verified` and allows `https://<domain>` as a WebAuthn origin of the tenant.
  */

@@ -1,5 +1,5 @@
 /**
- * The event log (DESIGN D8): domain actions record events inside their store write; each
+ * The event log (D8): domain actions record events inside their store write; each
  * event is stored once with its `evt_` id, ISO-ms `created_at` (emulator time) and the
  * tenant's pinned `api_version`, and handed in the same write to the webhook dispatcher
  * (`rt.dispatcher.eventRecorded`), so the deliveries it plans are as durable as the event.

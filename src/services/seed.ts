@@ -1,5 +1,5 @@
 /**
- * Seeding (DESIGN D12, D15): a fixture document becomes tenants, hashed API keys, apps and
+ * Seeding (D12, D15): a fixture document becomes tenants, hashed API keys, apps and
  * users (with their parties). A bad fixture is refused with the path and the reason before
  * anything is written.
  */

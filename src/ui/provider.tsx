@@ -1,5 +1,5 @@
 /**
- * The emulated payment provider's pages (DESIGN D13), in the dashboard's layout: a checkout page
+ * The emulated payment provider's pages (D13), in the dashboard's layout: a checkout page
  * (plan, price, Pay / Cancel), a billing portal (plan, usage, switch plan, return) and a message
  * page. Markup only: `routes/provider.tsx` finds the records and answers. Plain server-rendered
  * HTML forms, so a person, a test over HTTP or a browser can drive them.
