@@ -8,7 +8,7 @@ import { DeliveryHeaders, EVENT_PAYLOADS, eventTypeName } from '../schemas/event
 import { EVENT_TYPES, type EventType } from '../schemas/words.js';
 import { DEFAULT_API_VERSION } from '../services/tenant.js';
 import { sampleEventData } from '../webhooks/event-types.js';
-import type { ApiTag } from './openapi-tags.js';
+import type { ApiTag } from '../operations/tags.js';
 
 /** When each event is sent (D8). */
 const EMITTED_WHEN: Record<EventType, string> = {

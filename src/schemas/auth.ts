@@ -15,6 +15,9 @@ export const SessionGrant = z
 
 export const SignIn = z.object({ user: User, session: SessionGrant }).openapi('SignIn');
 
+/** Operation security: every /v1 route but health and the document needs the key (D3). */
+export const API_KEY_SECURITY = [{ ApiKeyAuth: [] }];
+
 /** `Authorization: Bearer <session token>` for OpenAPI (the session middleware checks it). */
 export const SESSION_SECURITY = [{ ApiKeyAuth: [], SessionAuth: [] }];
 
