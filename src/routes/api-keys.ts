@@ -1,8 +1,8 @@
 /** /v1/api-keys: list (never the values), create (the value once), revoke. */
+import { apiKeysOperations } from '../operations/api-keys.js';
 import type { Runtime } from '../runtime.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../services/api-keys.js';
 import { newRouter } from './router.js';
-import { apiKeysOperations } from '../operations/api-keys.js';
 
 export function apiKeysRoutes(rt: Runtime) {
   return newRouter()

@@ -1,8 +1,8 @@
 /** /v1/apps: list (paginated), create, get, update, delete. */
+import { appsOperations } from '../operations/apps.js';
 import type { Runtime } from '../runtime.js';
 import { appView, createTenantApp, deleteApp, getApp, listApps, updateApp } from '../services/apps.js';
 import { newRouter } from './router.js';
-import { appsOperations } from '../operations/apps.js';
 
 export function appsRoutes(rt: Runtime) {
   return newRouter()

@@ -1,8 +1,8 @@
 /** /v1/billing: checkout and portal sessions at the emulated payment provider, and usage. */
+import { billingOperations } from '../operations/billing.js';
 import type { Runtime } from '../runtime.js';
 import { billingUsage, checkoutUrl, createCheckout, createPortal, portalUrl } from '../services/billing.js';
 import { newRouter } from './router.js';
-import { billingOperations } from '../operations/billing.js';
 
 export function billingRoutes(rt: Runtime) {
   return newRouter()

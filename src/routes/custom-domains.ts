@@ -1,8 +1,8 @@
 /** /v1/custom-domains: register the tenant's domain, verify it over DNS, remove it. */
+import { customDomainsOperations } from '../operations/custom-domains.js';
 import type { Runtime } from '../runtime.js';
 import { customDomainView, registerDomain, removeDomain, verifyDomain } from '../services/custom-domains.js';
 import { newRouter } from './router.js';
-import { customDomainsOperations } from '../operations/custom-domains.js';
 
 export function customDomainsRoutes(rt: Runtime) {
   return newRouter()

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../middleware/context.js';
 import { requireFreshMfa } from '../middleware/mfa.js';
 import { userSession } from '../middleware/session.js';
+import { delegatedSessionsOperations } from '../operations/delegated-sessions.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import {
@@ -19,7 +20,6 @@ import {
   transactionView,
 } from '../services/delegated-sessions.js';
 import { newRouter } from './router.js';
-import { delegatedSessionsOperations } from '../operations/delegated-sessions.js';
 
 /** Checks the delegate's token against the path's session before the body is read (401/410 first). */
 function delegate(rt: Runtime): MiddlewareHandler<AppEnv> {

@@ -1,12 +1,12 @@
 /** /v1/guests: create, get, convert, delete (expire), cleanup (bulk expire). */
 import { parseDuration } from '../duration.js';
 import { validationError } from '../errors.js';
+import { guestsOperations } from '../operations/guests.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { cleanupGuests, convertGuest, createGuest, deleteGuest, getGuest, guestView } from '../services/guests.js';
 import { userView } from '../services/users.js';
 import { newRouter } from './router.js';
-import { guestsOperations } from '../operations/guests.js';
 
 export function guestsRoutes(rt: Runtime) {
   return newRouter()

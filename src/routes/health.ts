@@ -1,8 +1,8 @@
 /** Health: `/healthz` (the process answers) and `/readyz` (the store can be written), without a key. */
 import { ApiError } from '../errors.js';
+import { healthOperations } from '../operations/health.js';
 import type { Runtime } from '../runtime.js';
 import { newRouter } from './router.js';
-import { healthOperations } from '../operations/health.js';
 
 const startedAt = Date.now();
 

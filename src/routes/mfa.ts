@@ -1,11 +1,11 @@
 /** /v1/mfa: setup, verify-setup, challenge, verify, status, disable. All act for the session's user (D4). */
 import { requireFreshMfa } from '../middleware/mfa.js';
 import { userSession } from '../middleware/session.js';
+import { mfaOperations } from '../operations/mfa.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { disableMfa, mfaStatus, openMfaChallenge, setupMfa, verifyMfa, verifyMfaSetup } from '../services/mfa.js';
 import { newRouter } from './router.js';
-import { mfaOperations } from '../operations/mfa.js';
 
 export function mfaRoutes(rt: Runtime) {
   const router = newRouter();

@@ -4,11 +4,11 @@
  */
 import { requireFreshMfa } from '../middleware/mfa.js';
 import { userSession } from '../middleware/session.js';
+import { mpcOperations } from '../operations/mpc.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { deleteShares, recoverWalletKey, retrieveShares, storeShare, storedShareView } from '../services/mpc.js';
 import { newRouter } from './router.js';
-import { mpcOperations } from '../operations/mpc.js';
 
 export function mpcRoutes(rt: Runtime) {
   const router = newRouter();

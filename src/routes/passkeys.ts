@@ -1,11 +1,11 @@
 /** /v1/auth/passkey: register-options, register-verify, login-options, login-verify. */
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { passkeysOperations } from '../operations/passkeys.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { authenticationOptions, registrationOptions, verifyAuthentication, verifyRegistration } from '../services/passkeys.js';
 import { signInView } from '../services/sessions.js';
 import { newRouter } from './router.js';
-import { passkeysOperations } from '../operations/passkeys.js';
 
 export function passkeysRoutes(rt: Runtime) {
   return newRouter()

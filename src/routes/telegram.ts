@@ -1,10 +1,10 @@
 /** /v1/auth/telegram: verify (widget data or Mini App initData) and widget-config. */
+import { telegramOperations } from '../operations/telegram.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { signInView } from '../services/sessions.js';
 import { signInWithTelegram, widgetConfig } from '../services/telegram.js';
 import { newRouter } from './router.js';
-import { telegramOperations } from '../operations/telegram.js';
 
 export function telegramRoutes(rt: Runtime) {
   return newRouter()

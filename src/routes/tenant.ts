@@ -1,8 +1,8 @@
 /** /v1/tenant: the tenant the API key acts for; patch its name and settings. */
+import { tenantOperations } from '../operations/tenant.js';
 import type { Runtime } from '../runtime.js';
 import { tenantView, updateTenant } from '../services/tenant.js';
 import { newRouter } from './router.js';
-import { tenantOperations } from '../operations/tenant.js';
 
 export function tenantRoutes(rt: Runtime) {
   return newRouter()

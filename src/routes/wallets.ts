@@ -1,10 +1,10 @@
 /** /v1/users/me/wallet: claim (POST, once) and read (GET) the signed-in user's wallet (D4, D13). */
 import { userSession } from '../middleware/session.js';
+import { walletsOperations } from '../operations/wallets.js';
 import type { Runtime } from '../runtime.js';
 import { NO_STORE } from '../schemas/auth.js';
 import { claimWallet, getClaimedWallet, walletView } from '../services/wallets.js';
 import { newRouter } from './router.js';
-import { walletsOperations } from '../operations/wallets.js';
 
 export function walletsRoutes(rt: Runtime) {
   const router = newRouter();

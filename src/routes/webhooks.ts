@@ -1,8 +1,8 @@
 /** /v1/webhooks: register, list, patch, delete, send a test event, list deliveries. */
+import { webhooksOperations } from '../operations/webhooks.js';
 import type { Runtime } from '../runtime.js';
 import { createWebhook, deleteWebhook, listDeliveries, listWebhooks, sendTestEvent, updateWebhook } from '../services/webhooks.js';
 import { newRouter } from './router.js';
-import { webhooksOperations } from '../operations/webhooks.js';
 
 export function webhooksRoutes(rt: Runtime) {
   return newRouter()
