@@ -72,7 +72,7 @@ type Area = { path: string; routes: AreaRoutes } | { path: string; load: () => P
  */
 const AREAS: readonly Area[] = [
   { path: '/apps', load: async () => (await import('./routes/apps.js')).appsRoutes },
-  { path: '/users/me/wallet', load: async () => (await import('./routes/wallet.js')).walletRoutes },
+  { path: '/users/me/wallet', load: async () => (await import('./routes/wallets.js')).walletsRoutes },
   { path: '/users', routes: usersRoutes },
   { path: '/api-keys', load: async () => (await import('./routes/api-keys.js')).apiKeysRoutes },
   { path: '/tenant', load: async () => (await import('./routes/tenant.js')).tenantRoutes },

@@ -1,5 +1,5 @@
 /**
- * The API's base URL from what a person types for `--url` (DESIGN D1; spec part 1: the base
+ * The API's base URL from what a person types for `--url` (D1; spec part 1: the base
  * address's last path segment is the version segment `v1`). Every command that takes a
  * deployment's address reads it through here, so `http://127.0.0.1:4010` and
  * `http://127.0.0.1:4010/v1/` mean the same everywhere.

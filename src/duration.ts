@@ -1,4 +1,4 @@
-/** Durations as the API and the CLI write them (DESIGN D2): `90s`, `15m`, `2h`, `7d`, `500ms`. */
+/** Durations as the API and the CLI write them (D2): `90s`, `15m`, `2h`, `7d`, `500ms`. */
 
 const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const DURATION_PATTERN = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;

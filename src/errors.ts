@@ -1,5 +1,5 @@
 /**
- * The one error model of the API (DESIGN D6): every failure is an ApiError, and one
+ * The one error model of the API (D6): every failure is an ApiError, and one
  * handler in app.ts turns it into the spec's envelope `{ error, code, details }`.
  */
 import { z } from '@hono/zod-openapi';

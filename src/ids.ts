@@ -1,4 +1,4 @@
-/** Identifiers (DESIGN D2): a type prefix plus random base62. */
+/** Identifiers (D2): a type prefix plus random base62. */
 import { randomBase62 } from './entropy.js';
 
 export { randomBase62 };

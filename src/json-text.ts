@@ -4,7 +4,7 @@
  * twenty objects on every request. Anything else that stringifies one the usual way still
  * gets the same document (toJSON).
  */
-import type { Page } from './services/pagination.js';
+import type { Page } from './schemas/common.js';
 
 export class JsonText {
   constructor(readonly text: string) {}

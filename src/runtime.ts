@@ -54,7 +54,7 @@ export interface EmitOptions {
   webhookId?: string;
 }
 
-/** The webhook dispatcher as the services use it (DESIGN D8, D9; webhooks/dispatcher.ts). */
+/** The webhook dispatcher as the services use it (D8, D9; webhooks/dispatcher.ts). */
 export interface Deliveries {
   /** Inside the event's store write: plans one delivery per subscribed webhook, sent once the write is durable. */
   eventRecorded(event: EventRecord, options: EmitOptions): void;

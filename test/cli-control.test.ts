@@ -48,7 +48,7 @@ describe('svc control commands against a running emulator', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^Triggered wallet\.created evt_\w+ for tenant ten_acme0+1: 1 delivery\n {2}dlv_\w+ {2}succeeded {2}HTTP 200/);
     const [request] = await receiver.waitFor(1);
-    expect(JSON.parse(request!.body)).toMatchObject({ type: 'wallet.created', data: { walletId: expect.stringMatching(/^wal_/) } });
+    expect(JSON.parse(request!.body.toString())).toMatchObject({ type: 'wallet.created', data: { walletId: expect.stringMatching(/^wal_/) } });
 
     const events = await runCli(['events', '--type', 'wallet.created', '--json', ...url]);
     expect(events.code).toBe(0);

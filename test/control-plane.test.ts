@@ -83,7 +83,7 @@ describe('control plane: trigger, event log and DLQ', () => {
     expect(triggered.body.data.event).toMatchObject({ type: 'tx.completed', tenantId: ACME_TENANT_ID });
     expect(triggered.body.data.deliveries).toEqual([expect.objectContaining({ status: 'succeeded', eventType: 'tx.completed' })]);
     const [request] = await ctx.receiver.waitFor(1);
-    expect(JSON.parse(request!.body)).toMatchObject({ id: triggered.body.data.event.id, type: 'tx.completed', data: { status: 'completed' } });
+    expect(JSON.parse(request!.body.toString())).toMatchObject({ id: triggered.body.data.event.id, type: 'tx.completed', data: { status: 'completed' } });
 
     const log = await ctx.svc.request('GET', '/_emulator/events?type=tx.completed');
     expect(log.body.data[0].id).toBe(triggered.body.data.event.id);

@@ -1,6 +1,6 @@
 /**
  * Every citation and relative link resolves inside the repo, so a reader with only the checkout can follow it:
- * "D9" (or "DESIGN D9") is docs/design.md#d9, "spec part 6" (or "part 6", "part 6.2") is docs/service-api.md#part-6,
+ * "D9" (or "DESIGN D9") is docs/design.md#d9, "spec part 6" (or "part 6", "Part 6", "part 6.2") is docs/service-api.md#part-6,
  * a `docs/page.md#anchor` written in code names a page and an anchor that exist, and every relative Markdown link
  * in README.md, ARCHITECTURE.md, bench/README.md, conformance/README.md and docs/ reaches a file and, after `#`, an anchor in it.
  */
@@ -96,7 +96,7 @@ function unresolved(root: string, skip: readonly string[] = []): string[] {
   };
   const citations = (where: string, text: string): void => {
     for (const match of text.matchAll(/\bD(\d{1,2})\b/g)) needAnchor(where, DESIGN_PAGE, `d${Number(match[1])}`, match[0]);
-    for (const match of text.matchAll(/\bparts? (\d+)((?:(?:, | and | or )\d+)*)/g))
+    for (const match of text.matchAll(/\b[Pp]arts? (\d+)((?:(?:, | and | or )\d+)*)/g))
       for (const part of [match[1]!, ...(match[2]!.match(/\d+/g) ?? [])]) needAnchor(where, SPEC_PAGE, `part-${Number(part)}`, match[0]);
     for (const match of text.matchAll(/\bdocs\/([\w./-]+\.md)(?:#([\w.-]+))?/g)) {
       const page = `docs/${match[1]!}`;
@@ -211,6 +211,28 @@ describe('the checker', () => {
       'docs/more.md:3: link gone.md reaches no file',
       'docs/more.md:3: link design.md#d2 has no anchor #d2',
       'docs/more.md:3: link #missing has no anchor #missing',
+    ]);
+  });
+
+  it('checks every citation of a list and every form the code writes: D<n> alone or after DESIGN, a part, a section of a part, a page and its anchor', () => {
+    const problems = unresolved(
+      tree({
+        'src/forms.ts': [
+          '// D1/D18, DESIGN D1, D19 and (D20)',
+          '// spec parts 1 and 7, part 1.2, Part 6.2, part 8.1',
+          "const cited = 'docs/design.md#d1, docs/design.md#d3';",
+          '',
+        ].join('\n'),
+      }),
+    );
+    expect(problems).toEqual([
+      'src/forms.ts:1: "D18" cites docs/design.md#d18, which has no such anchor',
+      'src/forms.ts:1: "D19" cites docs/design.md#d19, which has no such anchor',
+      'src/forms.ts:1: "D20" cites docs/design.md#d20, which has no such anchor',
+      'src/forms.ts:2: "parts 1 and 7" cites docs/service-api.md#part-7, which has no such anchor',
+      'src/forms.ts:2: "Part 6" cites docs/service-api.md#part-6, which has no such anchor',
+      'src/forms.ts:2: "part 8" cites docs/service-api.md#part-8, which has no such anchor',
+      'src/forms.ts:3: "docs/design.md#d3" cites docs/design.md#d3, which has no such anchor',
     ]);
   });
 });

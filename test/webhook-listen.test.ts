@@ -11,7 +11,7 @@ import { SVC_BIN } from '../src/test-support/cli.js';
 import { ACME_KEY, sendRequest } from '../src/test-support/harness.js';
 import { startReceiver } from '../src/test-support/receiver.js';
 import { signDelivery, verifySignature } from '../src/webhooks/signature.js';
-import type { ReceivedDelivery } from '../src/receiver/types.js';
+import type { DeliveryReport } from '../src/receiver/types.js';
 
 /** A running `svc` process whose stdout is read line by line. */
 class SvcProcess {
@@ -170,7 +170,7 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const logged = readFileSync(log, 'utf8')
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as ReceivedDelivery);
+      .map((line) => JSON.parse(line) as DeliveryReport);
     expect(logged.map((d) => d.reason ?? d.verdict)).toEqual([
       'valid',
       'signature_mismatch',
@@ -187,7 +187,7 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const listener = listen(['--respond', '500', '--json']);
     const { webhookId } = await listener.waitFor((line) => line.startsWith('{') && JSON.parse(line));
     await api('POST', '/users', { email: 'listen-retry@example.com' });
-    const first = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as ReceivedDelivery));
+    const first = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as DeliveryReport));
     expect(first).toMatchObject({ verdict: 'valid', eventType: 'user.created', answer: { status: 500, cause: 'respond' } });
 
     // The listener prints the delivery as it answers; the emulator records the answer just after.
@@ -243,7 +243,7 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
     const listener = listen(['--respond', 'timeout', '--json']);
     const { webhookId } = await listener.waitFor((line) => line.startsWith('{') && JSON.parse(line));
     await api('POST', '/users', { email: 'listen-timeout@example.com' });
-    const held = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as ReceivedDelivery));
+    const held = await listener.waitFor((line) => line.includes('"delivery"') && (JSON.parse(line) as DeliveryReport));
     expect(held.answer).toEqual({ status: null, cause: 'respond' });
     await expect
       .poll(async () => (await api('GET', `/webhooks/${webhookId}/deliveries`)).body.data[0]?.attempts[0]?.error, { timeout: 8_000 })

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../src/schemas/words.js';
 import { startDnsServer, type TestDnsServer } from '../src/test-support/dns-server.js';
 import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
-import { startReceiver, type ReceivedRequest, type TestReceiver } from '../src/test-support/receiver.js';
+import { startReceiver, type ReceivedDelivery, type TestReceiver } from '../src/test-support/receiver.js';
 import { asUser, claimWallet, enableMfa, signIn } from '../src/test-support/signed-in.js';
 
 /** The Acme bot token of fixtures/default.json (the README lists it). */
@@ -39,7 +39,7 @@ describe("the document's webhooks, checked against real deliveries", () => {
   let receiver: TestReceiver;
   let webhooks: Record<string, { post: { requestBody: unknown; parameters: HeaderParameter[] } }>;
   let ajv: Ajv2020;
-  let deliveries: ReceivedRequest[];
+  let deliveries: ReceivedDelivery[];
   /** Types emitted by API calls, before the test events. */
   let emittedByCalls: Set<string>;
 
@@ -146,10 +146,10 @@ describe("the document's webhooks, checked against real deliveries", () => {
     expect(deliveries.length).toBeGreaterThanOrEqual(2 * EVENT_TYPES.length);
     const problems: string[] = [];
     for (const delivery of deliveries) {
-      const payload = JSON.parse(delivery.body) as { id: string; type: string };
+      const payload = JSON.parse(delivery.body.toString()) as { id: string; type: string };
       const { id, type } = payload;
       const { body, headers } = validatorFor(type);
-      if (!body(payload)) problems.push(`${type} ${delivery.body}: ${ajv.errorsText(body.errors)}`);
+      if (!body(payload)) problems.push(`${type} ${delivery.body.toString()}: ${ajv.errorsText(body.errors)}`);
       for (const header of headers) {
         const value = delivery.headers[header.name.toLowerCase()];
         if (typeof value !== 'string') {
@@ -162,8 +162,8 @@ describe("the document's webhooks, checked against real deliveries", () => {
   });
 
   it('refuses a payload that breaks its schema, so the check above can fail', () => {
-    const delivery = deliveries.find((d) => JSON.parse(d.body).type === 'user.created')!;
-    const payload = JSON.parse(delivery.body);
+    const delivery = deliveries.find((d) => JSON.parse(d.body.toString()).type === 'user.created')!;
+    const payload = JSON.parse(delivery.body.toString());
     const { body } = validatorFor('user.created');
     expect(body(payload)).toBe(true);
     expect(body({ ...payload, data: { ...payload.data, partyId: undefined } })).toBe(false);

@@ -2,35 +2,20 @@
  * The typed client of the API (issue 9): `createClient({ baseUrl, apiKey })` over undici, or
  * in-process over an app with `fetch: (url, init) => app.request(url, init)`. Each operation
  * of the spec is one method named by its operationId in the OpenAPI document (`listApps`),
- * typed from the zod schemas' z.infer types, and again by area under a short name
- * (`apps.list`). Every method answers an ApiResult (status, headers, text, parsed body, the
- * request sent) and `unwrap()` turns it into the body or a ServiceError. `request()` sends
+ * made from the route's createRoute() config (operations.ts), and again by area under a short
+ * name (`apps.list`). Every method answers an ApiResult (status, headers, text, parsed body,
+ * the request sent) and `unwrap()` turns it into the body or a ServiceError. `request()` sends
  * anything, for callers that must.
  */
-import type { Page } from '../schemas/common.js';
 import type { z } from '@hono/zod-openapi';
-import type { ApiKey, CreatedApiKey } from '../schemas/api-keys.js';
-import type { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
-import type { ErrorEnvelope } from '../schemas/common.js';
+import type { ErrorEnvelope, Page } from '../schemas/common.js';
 import type { ClockState } from '../schemas/control.js';
-import type { CustomDomain, DeletedDomain } from '../schemas/custom-domains.js';
-import type { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../schemas/guests.js';
-import type { Health, Ready } from '../schemas/health.js';
-import type { OpenApiDocument } from '../schemas/openapi.js';
-import type { MfaChallenge, MfaDisabled, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../schemas/mfa.js';
-import type { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
-import type { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
-import type { Analytics } from '../schemas/analytics.js';
-import type { BillingUsage, CheckoutSession, PortalSession } from '../schemas/billing.js';
-import type { Contract, CreatedDelegatedSession, DelegatedSession, Transaction } from '../schemas/delegated-sessions.js';
-import type { DeletedShares, KeyShare, RecoveredKey, StoredShare } from '../schemas/mpc.js';
-import type { SignIn } from '../schemas/auth.js';
-import type { PasskeyOptions } from '../schemas/passkeys.js';
-import type { TelegramWidgetConfig } from '../schemas/telegram.js';
-import type { ClaimedWallet, Wallet } from '../schemas/wallets.js';
-import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
+import type { ExecuteBody } from '../schemas/delegated-sessions.js';
+import type { LoginVerifyBody, RegisterVerifyBody } from '../schemas/passkeys.js';
+import type { Delivery } from '../schemas/webhooks.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
 import { harnessCalls } from './harness.js';
+import { operationCalls } from './operations.js';
 
 export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
 export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
@@ -59,110 +44,22 @@ export function createClient(options: ClientOptions) {
   const control = <T>(method: string, path: string, extra: CallOptions = {}): R<T> =>
     send<T>({ ...options, baseUrl: `${controlBase}/_emulator`, apiKey: undefined }, method, path, extra);
 
+  const derived = operationCalls(call);
   /** One method per operation of the API, named by its operationId in the OpenAPI document. */
   const operations = {
-    listApps: (query: Partial<Out<typeof AppListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof App>>>('GET', '/apps', { ...extra, query }),
-    createApp: (body: z.input<typeof CreateAppBody>, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('POST', '/apps', { ...extra, body }),
-    getApp: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof App>>>('GET', `/apps/${id(appId)}`, extra),
-    updateApp: (appId: string, body: z.input<typeof UpdateAppBody>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof App>>>('PATCH', `/apps/${id(appId)}`, { ...extra, body }),
-    deleteApp: (appId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/apps/${id(appId)}`, extra),
-
-    listUsers: (query: Partial<Out<typeof UserListQuery>> = {}, extra?: CallOptions) => call<Page<Out<typeof User>>>('GET', '/users', { ...extra, query }),
-    createUser: (body: z.input<typeof CreateUserBody>, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('POST', '/users', { ...extra, body }),
-    getUser: (userId: string, extra?: CallOptions) => call<Envelope<Out<typeof User>>>('GET', `/users/${id(userId)}`, extra),
-    createWallet: (session: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof ClaimedWallet>>>('POST', '/users/me/wallet', { ...extra, bearer: session, body: {} }),
-    getWallet: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof Wallet>>>('GET', '/users/me/wallet', { ...extra, bearer: session }),
-
-    listApiKeys: (extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>[]>>('GET', '/api-keys', extra),
-    createApiKey: (body: { name: string }, extra?: CallOptions) => call<Envelope<Out<typeof CreatedApiKey>>>('POST', '/api-keys', { ...extra, body }),
-    revokeApiKey: (keyId: string, extra?: CallOptions) => call<Envelope<Out<typeof ApiKey>>>('DELETE', `/api-keys/${id(keyId)}`, extra),
-
-    listWebhooks: (extra?: CallOptions) => call<Envelope<Out<typeof Webhook>[]>>('GET', '/webhooks', extra),
-    createWebhook: (body: z.input<typeof CreateWebhookBody>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof WebhookWithSecret>>>('POST', '/webhooks', { ...extra, body }),
-    updateWebhook: (webhookId: string, body: z.input<typeof UpdateWebhookBody>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof Webhook> & { secret?: string }>>('PATCH', `/webhooks/${id(webhookId)}`, { ...extra, body }),
-    deleteWebhook: (webhookId: string, extra?: CallOptions) => call<Envelope<Out<typeof Deleted>>>('DELETE', `/webhooks/${id(webhookId)}`, extra),
-    sendTestEvent: (webhookId: string, body: { type?: string } = {}, extra?: CallOptions) =>
-      call<Envelope<Out<typeof Delivery>>>('POST', `/webhooks/${id(webhookId)}/test`, { ...extra, body }),
-    listDeliveries: (webhookId: string, query: { status?: Out<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
-      call<Envelope<Out<typeof Delivery>[]>>('GET', `/webhooks/${id(webhookId)}/deliveries`, { ...extra, query }),
-
-    getPasskeyRegistrationOptions: (body: { email: string; name?: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof PasskeyOptions>>>('POST', '/auth/passkey/register-options', { ...extra, body }),
+    ...derived,
+    // A passkey's credential goes through as the authenticator made it; the server checks its shape.
     verifyPasskeyRegistration: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/passkey/register-verify', { ...extra, body }),
-    getPasskeyLoginOptions: (query: { email?: string } = {}, extra?: CallOptions) =>
-      call<Envelope<Out<typeof PasskeyOptions>>>('GET', '/auth/passkey/login-options', { ...extra, query }),
+      derived.verifyPasskeyRegistration(body as z.input<typeof RegisterVerifyBody>, extra),
     verifyPasskeyLogin: (body: { challengeId: string; response: unknown }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/passkey/login-verify', { ...extra, body }),
-
-    verifyTelegramAuth: (body: Record<string, unknown>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof SignIn>>>('POST', '/auth/telegram/verify', { ...extra, body }),
-    getTelegramWidgetConfig: (extra?: CallOptions) => call<Envelope<Out<typeof TelegramWidgetConfig>>>('GET', '/auth/telegram/widget-config', extra),
-
-    createGuest: (extra?: CallOptions) => call<Envelope<Out<typeof CreatedGuest>>>('POST', '/guests', { ...extra, body: {} }),
-    getGuest: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('GET', `/guests/${id(guestId)}`, extra),
-    convertGuest: (guestId: string, body: { email: string; name?: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof ConvertedGuest>>>('POST', `/guests/${id(guestId)}/convert`, { ...extra, body }),
-    expireGuest: (guestId: string, extra?: CallOptions) => call<Envelope<Out<typeof Guest>>>('DELETE', `/guests/${id(guestId)}`, extra),
-    cleanupGuests: (body: { olderThan: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof CleanupResult>>>('POST', '/guests/cleanup', { ...extra, body }),
-
-    createDelegatedSession: (session: string, body: Record<string, unknown>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof CreatedDelegatedSession>>>('POST', '/delegated-sessions', { ...extra, bearer: session, body }),
-    getDelegatedSession: (session: string, sessionId: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof DelegatedSession>>>('GET', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
-    revokeDelegatedSession: (session: string, sessionId: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof DelegatedSession>>>('DELETE', `/delegated-sessions/${id(sessionId)}`, { ...extra, bearer: session }),
+      derived.verifyPasskeyLogin(body as z.input<typeof LoginVerifyBody>, extra),
+    // Four calls take their one field rather than the body or query around it.
+    verifyMfaSetup: (session: string, code: string, extra?: CallOptions) => derived.verifyMfaSetup(session, { code }, extra),
+    registerCustomDomain: (domain: string, extra?: CallOptions) => derived.registerCustomDomain({ domain }, extra),
+    getAnalytics: (period: '7d' | '30d' | '90d', extra?: CallOptions) => derived.getAnalytics({ period }, extra),
     /** Called by the delegate with the delegated session's own token. */
-    executeTransaction: (token: string, sessionId: string, command: Record<string, unknown>, extra?: CallOptions) =>
-      call<Envelope<Out<typeof Transaction>>>('POST', `/delegated-sessions/${id(sessionId)}/execute`, { ...extra, bearer: token, body: { command } }),
-    /** Called by the delegate with the delegated session's own token. */
-    queryContracts: (token: string, sessionId: string, body: { templateId?: string; page?: number; pageSize?: number } = {}, extra?: CallOptions) =>
-      call<Page<Out<typeof Contract>>>('POST', `/delegated-sessions/${id(sessionId)}/query`, { ...extra, bearer: token, body }),
-
-    setupMfa: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaSetup>>>('POST', '/mfa/setup', { ...extra, bearer: session, body: {} }),
-    verifyMfaSetup: (session: string, code: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof MfaEnabled>>>('POST', '/mfa/verify-setup', { ...extra, bearer: session, body: { code } }),
-    createMfaChallenge: (session: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof MfaChallenge>>>('POST', '/mfa/challenge', { ...extra, bearer: session, body: {} }),
-    verifyMfa: (session: string, body: { challengeId: string; code: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof MfaVerified>>>('POST', '/mfa/verify', { ...extra, bearer: session, body }),
-    getMfaStatus: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaStatus>>>('GET', '/mfa/status', { ...extra, bearer: session }),
-    disableMfa: (session: string, extra?: CallOptions) => call<Envelope<Out<typeof MfaDisabled>>>('DELETE', '/mfa', { ...extra, bearer: session }),
-
-    storeKeyShare: (session: string, body: { walletId: string; shareIndex: number; share: string; label?: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof StoredShare>>>('POST', '/mpc/shares', { ...extra, bearer: session, body }),
-    getKeyShares: (session: string, walletId: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof KeyShare>[]>>('GET', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
-    deleteKeyShares: (session: string, walletId: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof DeletedShares>>>('DELETE', `/mpc/shares/${id(walletId)}`, { ...extra, bearer: session }),
-    recoverKey: (session: string, body: { walletId: string; shares: string[] }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof RecoveredKey>>>('POST', '/mpc/recover', { ...extra, bearer: session, body }),
-
-    registerCustomDomain: (domain: string, extra?: CallOptions) =>
-      call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains', { ...extra, body: { domain } }),
-    verifyCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof CustomDomain>>>('POST', '/custom-domains/verify', { ...extra, body: {} }),
-    removeCustomDomain: (extra?: CallOptions) => call<Envelope<Out<typeof DeletedDomain>>>('DELETE', '/custom-domains', extra),
-
-    getTenant: (extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('GET', '/tenant', extra),
-    updateTenant: (body: z.input<typeof UpdateTenantBody>, extra?: CallOptions) => call<Envelope<Out<typeof Tenant>>>('PATCH', '/tenant', { ...extra, body }),
-
-    getAnalytics: (period: '7d' | '30d' | '90d', extra?: CallOptions) =>
-      call<Envelope<Out<typeof Analytics>>>('GET', '/analytics', { ...extra, query: { period } }),
-
-    createCheckoutSession: (body: { plan: string; successUrl: string; cancelUrl: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof CheckoutSession>>>('POST', '/billing/checkout', { ...extra, body }),
-    createPortalSession: (body: { returnUrl: string }, extra?: CallOptions) =>
-      call<Envelope<Out<typeof PortalSession>>>('POST', '/billing/portal', { ...extra, body }),
-    getBillingUsage: (extra?: CallOptions) => call<Envelope<Out<typeof BillingUsage>>>('GET', '/billing/usage', extra),
-
-    checkHealth: (extra?: CallOptions) => call<Envelope<Out<typeof Health>>>('GET', '/healthz', extra),
-    checkReadiness: (extra?: CallOptions) => call<Envelope<Out<typeof Ready>>>('GET', '/readyz', extra),
-    getOpenApiDocument: (extra?: CallOptions) => call<Out<typeof OpenApiDocument>>('GET', '/openapi.json', extra),
+    executeTransaction: (token: string, sessionId: string, command: z.input<typeof ExecuteBody>['command'], extra?: CallOptions) =>
+      derived.executeTransaction(token, sessionId, { command }, extra),
   };
   const o = operations;
 
@@ -212,7 +109,7 @@ export function createClient(options: ClientOptions) {
     billing: { checkout: o.createCheckoutSession, portal: o.createPortalSession, usage: o.getBillingUsage },
     tenant: { get: o.getTenant, update: o.updateTenant },
     health: { healthz: o.checkHealth, readyz: o.checkReadiness },
-    /** The emulator's control plane (DESIGN D10, D11), at the base URL's origin. */
+    /** The emulator's control plane (D10, D11), at the base URL's origin. */
     emulator: {
       request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),
       health: (extra?: CallOptions) => control<Envelope<Record<string, unknown>>>('GET', '/health', extra),

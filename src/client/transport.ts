@@ -54,7 +54,7 @@ export interface CallOptions {
   headers?: Record<string, string> | undefined;
   /** Overrides the client's key for this call; null sends no key at all. */
   apiKey?: string | null | undefined;
-  /** A session token sent as `Authorization: Bearer` (DESIGN D4). */
+  /** A session token sent as `Authorization: Bearer` (D4). */
   bearer?: string | undefined;
   signal?: AbortSignal | undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * The emulator clock (DESIGN D10): one clock drives everything that waits. It equals real
+ * The emulator clock (D10): one clock drives everything that waits. It equals real
  * time until someone advances it, sets it, or makes it run faster.
  */
 
@@ -64,7 +64,7 @@ export class Clock {
     return new Date(this.nowMs());
   }
 
-  /** Emulated time as ISO 8601 UTC with milliseconds (DESIGN D2). */
+  /** Emulated time as ISO 8601 UTC with milliseconds (D2). */
   iso(): string {
     return this.now().toISOString();
   }

@@ -1,5 +1,5 @@
 /**
- * The emulator clock kept in the data dir (DESIGN D10), so that a restart — clean, or a
+ * The emulator clock kept in the data dir (D10), so that a restart — clean, or a
  * kill -9 — finds it where it would be had the process kept running: an offset made by
  * `svc clock advance 1d` survives, and a retry due in a minute of emulated time is still due
  * in a minute. The file, `clock.json`, holds the clock as a function of real time (one real

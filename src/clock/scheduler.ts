@@ -1,5 +1,5 @@
 /**
- * The scheduler (DESIGN D10): jobs due at an emulated time, run when the emulator clock
+ * The scheduler (D10): jobs due at an emulated time, run when the emulator clock
  * reaches it. One real timer waits for the earliest due job at the clock's speed and is
  * re-planned whenever the clock jumps; `advance` steps the clock to each due time in turn, so
  * jobs keep their exact spacing however far the clock moves. A job is known by an id: the

@@ -36,7 +36,7 @@ async function checkKey(client: Client, which: string): Promise<void> {
   }
 }
 
-/** Whether /_emulator answers at the target's origin (DESIGN D14: auto runs emulator checks there). */
+/** Whether /_emulator answers at the target's origin (D14: auto runs emulator checks there). */
 export async function hasControlPlane(client: Client): Promise<boolean> {
   try {
     const result = await client.emulator.health();

@@ -1,5 +1,5 @@
 /**
- * The emulator clock across a run (DESIGN D10). The checks that hold a TOTP code, a challenge or
+ * The emulator clock across a run (D10). The checks that hold a TOTP code, a challenge or
  * a session measure what they hold in real seconds, so a clock running at ×3600 or ×86,400 would
  * end them between two requests. The run therefore keeps the clock at real speed while it runs
  * (from where it found it), puts the speed back at the end, and says how far the clock moved.

@@ -1,5 +1,5 @@
 /**
- * Which checks a run holds (DESIGN D14): the profile, `slow` only with --include-slow,
+ * Which checks a run holds (D14): the profile, `slow` only with --include-slow,
  * --read-only leaves out checks that create, --only/--skip by id, id prefix or tag.
  * Checks left out for a reason the user may not expect are reported as skipped, not hidden.
  */

@@ -26,7 +26,7 @@ export function expectError(result: ApiResult<unknown>, status: number | readonl
   return expectShape(result, SpecError, `${rule}: the error envelope {error, code, details[]} (part 2)`);
 }
 
-/** The error envelope with a given `code` (DESIGN D6). */
+/** The error envelope with a given `code` (D6). */
 export function expectErrorCode(result: ApiResult<unknown>, status: number, code: string, rule: Rule): void {
   const body = expectError(result, status, rule);
   expect(body.code === code, rule, `expected code "${code}", got "${body.code}"`, result);

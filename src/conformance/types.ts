@@ -1,5 +1,5 @@
 /**
- * The shapes of the conformance suite (DESIGN D14): a check is data — a stable id, tags that
+ * The shapes of the conformance suite (D14): a check is data — a stable id, tags that
  * begin with its area, one line of description, the spec line it enforces, the profile it
  * belongs to, whether it creates records — and a `run(ctx)` that throws a CheckFailure
  * naming the broken rule, or a CheckSkip when the target cannot be checked this way.
@@ -40,7 +40,7 @@ export interface Check {
  * others. Checks run at once (up to `--concurrency`) unless two conflict; two that conflict run
  * one after the other, in a fixed order (schedule.ts), so results do not depend on which finished first.
  *
- * - `clock: 'moves'` advances the emulator clock (DESIGN D10) far enough to end or upset what
+ * - `clock: 'moves'` advances the emulator clock (D10) far enough to end or upset what
  *   others hold on it: it runs apart from every other check that uses the clock. `clock: 'holds'`
  *   holds something the clock ends or judges (a session, a challenge, a TOTP code, dated data,
  *   a retry due in real time), or moves it by no more than a second; such checks run beside

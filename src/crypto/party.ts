@@ -1,5 +1,5 @@
 /**
- * Parties and wallet keys (DESIGN D13): an Ed25519 key pair per user, a Canton-style
+ * Parties and wallet keys (D13): an Ed25519 key pair per user, a Canton-style
  * party id made from its public key, and the private key split 2-of-3 with Shamir's
  * scheme at once, so it is never stored whole.
  */

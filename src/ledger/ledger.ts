@@ -1,5 +1,5 @@
 /**
- * The embedded ledger (DESIGN D13): contracts of any template id, no Daml packages. A command
+ * The embedded ledger (D13): contracts of any template id, no Daml packages. A command
  * is checked whole before anything changes, so a transaction either applies all its events or
  * none (the ledger's atomicity). Contracts live in the store's `contracts` collection, durable
  * like every other record; a party sees the contracts it signs.

@@ -1,5 +1,5 @@
 /**
- * The embedded ledger's shapes (DESIGN D13): Canton-style commands (`create` a contract of a
+ * The embedded ledger's shapes (D13): Canton-style commands (`create` a contract of a
  * template, `exercise` a choice on a contract), the events a transaction records, and the
  * outcome of one command. Commands and events are stored as they are (in transactions) and
  * answered as they are (by execute); the store defines them (store/ledger-records.ts), so that

@@ -10,7 +10,7 @@
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { ApiError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { PLAN_LIMITS } from '../services/tenants.js';
+import { PLAN_LIMITS } from '../services/tenant.js';
 import { usageMeter, type UsageMeter } from '../services/usage.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { Decision } from '../store/token-buckets.js';

@@ -1,5 +1,5 @@
 /**
- * The checks a receiver runs on one delivery (spec part 2 and 6, DESIGN D8): signature and
+ * The checks a receiver runs on one delivery (spec part 2 and 6, D8): signature and
  * freshness through the one signature module, the event-id header against the body, the
  * content type and the body's shape. Every failing check is reported, not just the first,
  * so a tampered body shows both the signature mismatch and what changed in the shape;

@@ -4,7 +4,7 @@
  * summary. Colour comes from chalk, which is off without a TTY and with NO_COLOR (cli/output.ts).
  */
 import chalk from 'chalk';
-import type { ReceivedDelivery, ReceiverSummary } from './types.js';
+import type { DeliveryReport, ReceiverSummary } from './types.js';
 
 function clockTime(iso: string): string {
   const date = new Date(iso);
@@ -16,7 +16,7 @@ function is2xx(status: number | null): boolean {
   return status !== null && status >= 200 && status <= 299;
 }
 
-function answerText(delivery: ReceivedDelivery): string {
+function answerText(delivery: DeliveryReport): string {
   const { status, cause } = delivery.answer;
   const shown = status === null ? 'no answer (held until the sender gives up)' : String(status);
   const why: Record<typeof cause, string> = {
@@ -33,7 +33,7 @@ function answerText(delivery: ReceivedDelivery): string {
   return is2xx(status) ? chalk.green(text) : status !== null && status >= 400 && cause === 'checks_failed' ? chalk.red(text) : chalk.yellow(text);
 }
 
-function verdictText(delivery: ReceivedDelivery): string {
+function verdictText(delivery: DeliveryReport): string {
   switch (delivery.verdict) {
     case 'valid':
       // A later attempt of an event that was not answered 2xx before: the sender's retry.
@@ -46,7 +46,7 @@ function verdictText(delivery: ReceivedDelivery): string {
 }
 
 /** The delivery's line and its detail lines, without a trailing newline. */
-export function formatDelivery(delivery: ReceivedDelivery): string {
+export function formatDelivery(delivery: DeliveryReport): string {
   const head = [
     chalk.dim(clockTime(delivery.receivedAt)),
     chalk.dim(`#${delivery.seq}`),

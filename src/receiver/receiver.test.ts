@@ -3,7 +3,7 @@ import { startReceiver, type TestReceiver } from '../test-support/receiver.js';
 import { signDelivery, verifySignature } from '../webhooks/signature.js';
 import { seededRandom } from './policy.js';
 import { createReceiver, MAX_BODY_BYTES, type Receiver, type ReceiverOptions } from './receiver.js';
-import type { ReceivedDelivery } from './types.js';
+import type { DeliveryReport } from './types.js';
 
 const secret = 'whsec_0123456789abcdefghijABCDEFGHIJ01';
 let counter = 0;
@@ -25,10 +25,10 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((server) => server.close()));
 });
 
-async function start(options: Partial<ReceiverOptions> = {}): Promise<{ receiver: Receiver; records: ReceivedDelivery[] }> {
+async function start(options: Partial<ReceiverOptions> = {}): Promise<{ receiver: Receiver; records: DeliveryReport[] }> {
   const receiver = await createReceiver({ secret, port: 0, ...options });
   open.push(receiver);
-  const records: ReceivedDelivery[] = [];
+  const records: DeliveryReport[] = [];
   receiver.onDelivery((record) => records.push(record));
   return { receiver, records };
 }
@@ -135,7 +135,7 @@ describe('createReceiver', () => {
     expect((await post(receiver.url, evt)).body).toMatchObject({ duplicate: true }); // now seen: not forwarded
     expect(target.received).toHaveLength(2);
     const relayed = target.received[1]!;
-    expect(relayed.body).toBe(evt.body);
+    expect(relayed.body.toString()).toBe(evt.body);
     expect(relayed.headers['content-type']).toBe('application/json');
     expect(relayed.headers['x-service-event-id']).toBe(evt.id);
     expect(() =>

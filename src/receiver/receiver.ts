@@ -1,20 +1,19 @@
 /**
- * The webhook receiver behind `svc webhook listen`, as a library: an http server on loopback
- * that takes POSTs on any path, runs every check on the raw body (checks.ts), answers 400
- * with the reasons or processes the delivery once per event id, and reports one typed
+ * The webhook receiver behind `svc webhook listen`, as a library: the loopback receiver
+ * (loopback.ts) with listen's policy. It takes POSTs on any path, runs every check on the raw
+ * body (checks.ts), answers 400 with the reasons or processes the delivery once per event id, and reports one typed
  * record per delivery. A delivery is "processed" when it passes the checks and is not a
  * duplicate; its event id counts as seen only once it has been answered 2xx, so a sender's
  * retry of a delivery that failed (on purpose, or in the forwarded handler) is processed
  * again, while a repeat of one that succeeded is answered 2xx and flagged as a duplicate.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SIGNATURE_TOLERANCE_SECONDS } from '../webhooks/signature.js';
 import { checkDelivery, type CheckFailure } from './checks.js';
 import { forwardDelivery } from './forward.js';
+import { listenLoopback, type ReceivedDelivery, type Reply } from './loopback.js';
 import { createFailurePolicy, type FailurePolicyOptions } from './policy.js';
 import { emptySummary, tally } from './summary.js';
-import type { Answer, ForwardResult, ReceivedDelivery, ReceiverSummary, Respond } from './types.js';
+import type { Answer, ForwardResult, DeliveryReport, ReceiverSummary, Respond } from './types.js';
 
 export const DEFAULT_RECEIVER_PORT = 4020;
 export const DEFAULT_RECEIVER_HOST = '127.0.0.1';
@@ -43,9 +42,8 @@ export interface Receiver {
   readonly url: string;
   readonly port: number;
   setSecret(secret: string): void;
-  /** Calls `listener` with each delivery's record, once it is answered (or held). */
-  /** Hear each delivery once answered, with the exact bytes it carried. */
-  onDelivery(listener: (delivery: ReceivedDelivery, body: Buffer) => void): void;
+  /** Calls `listener` with each delivery's report, once it is answered (or held), and the exact bytes it carried. */
+  onDelivery(listener: (delivery: DeliveryReport, body: Buffer) => void): void;
   summary(): ReceiverSummary;
   /** Stops listening and drops held connections. */
   close(): Promise<void>;
@@ -54,25 +52,6 @@ export interface Receiver {
 interface Seen {
   seq: number;
   receivedAt: string;
-}
-
-function readBody(req: IncomingMessage): Promise<{ bytes: Buffer; size: number }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      // Past the limit the rest is read and dropped, so memory stays bounded and the answer can still be sent.
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), size }));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify(body));
 }
 
 function is2xx(status: number | null): boolean {
@@ -96,18 +75,12 @@ function failureMessage(cause: Answer['cause'], status: number, forward: Forward
   return `${FAILURE_MESSAGES[cause] ?? 'answered'} ${status}`;
 }
 
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return DEFAULT_RECEIVER_HOST;
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 /** Starts a receiver; resolves once it listens. */
 export async function createReceiver(options: ReceiverOptions): Promise<Receiver> {
   let secret = options.secret;
   const tolerance = options.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
-  const now = options.nowMs ?? Date.now;
   const failOnPurpose = createFailurePolicy(options);
-  const listeners: Array<(delivery: ReceivedDelivery, body: Buffer) => void> = [];
+  const listeners: Array<(delivery: DeliveryReport, body: Buffer) => void> = [];
   const summary = emptySummary();
   const seen = new Map<string, Seen>();
   const attempts = new Map<string, number>();
@@ -115,21 +88,21 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
   const inFlight = new Map<string, Promise<void>>();
   let seq = 0;
 
-  function report(delivery: ReceivedDelivery, body: Buffer): void {
+  function report(delivery: DeliveryReport, body: Buffer): void {
     tally(summary, delivery);
     for (const listener of listeners) listener(delivery, body);
   }
 
   /** Decides the answer of a delivery that passed the checks and is not a duplicate. */
-  async function processDelivery(req: IncomingMessage, body: Buffer): Promise<{ respond: Respond; answer: Answer['cause']; forward: ForwardResult | null }> {
+  async function processDelivery(delivery: ReceivedDelivery): Promise<{ respond: Respond; answer: Answer['cause']; forward: ForwardResult | null }> {
     const failure = failOnPurpose();
     if (failure) return { respond: failure.respond, answer: failure.cause, forward: null };
     let forward: ForwardResult | null = null;
     if (options.forwardTo !== undefined) {
       const outcome = await forwardDelivery({
         url: options.forwardTo,
-        headers: req.headers,
-        body,
+        headers: delivery.headers,
+        body: delivery.body,
         ...(options.forwardTimeoutMs === undefined ? {} : { timeoutMs: options.forwardTimeoutMs }),
       });
       forward = { url: options.forwardTo, ...outcome };
@@ -144,30 +117,29 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     return { respond: { kind: 'status', status: 200 }, answer: 'ok', forward: null };
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== 'POST') {
-      send(res, 405, { error: 'only POST deliveries are received here', code: 'method_not_allowed', details: [] });
+  async function handle(delivery: ReceivedDelivery, reply: Reply): Promise<void> {
+    if (delivery.method !== 'POST') {
+      reply(405, { error: 'only POST deliveries are received here', code: 'method_not_allowed', details: [] });
       return;
     }
-    const { bytes, size } = await readBody(req);
     if (secret === null) {
-      send(res, 503, { error: 'the receiver does not know its signing secret yet', code: 'not_ready', details: [] });
+      reply(503, { error: 'the receiver does not know its signing secret yet', code: 'not_ready', details: [] });
       return;
     }
-    const receivedMs = now();
+    const { body: bytes, bodyBytes: size, receivedAt: receivedMs } = delivery;
     const receivedAt = new Date(receivedMs).toISOString();
     const failures: CheckFailure[] = [];
     if (size > MAX_BODY_BYTES) {
       failures.push({ check: 'body', reason: 'body_too_large', message: `the body is ${size} bytes (limit ${MAX_BODY_BYTES})` });
     }
-    const result = checkDelivery({ headers: req.headers, body: bytes, secret, toleranceSeconds: tolerance, nowSeconds: Math.floor(receivedMs / 1000) });
+    const result = checkDelivery({ headers: delivery.headers, body: bytes, secret, toleranceSeconds: tolerance, nowSeconds: Math.floor(receivedMs / 1000) });
     failures.push(...result.failures);
-    const record: ReceivedDelivery = {
+    const record: DeliveryReport = {
       kind: 'delivery',
       seq: ++seq,
       receivedAt,
-      method: req.method,
-      path: req.url ?? '/',
+      method: delivery.method,
+      path: delivery.path,
       eventId: result.eventId,
       eventType: result.eventType,
       signedAt: result.signedAt,
@@ -184,7 +156,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
 
     if (failures.length > 0 || result.eventId === null) {
       const status = size > MAX_BODY_BYTES ? 413 : 400;
-      send(res, status, rejection(failures));
+      reply(status, rejection(failures));
       report({ ...record, verdict: 'invalid', answer: { status, cause: 'checks_failed' } }, bytes);
       return;
     }
@@ -196,7 +168,7 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     for (let pending = inFlight.get(eventId); pending; pending = inFlight.get(eventId)) await pending;
     const first = seen.get(eventId);
     if (first) {
-      send(res, 200, { received: true, eventId, duplicate: true });
+      reply(200, { received: true, eventId, duplicate: true });
       report({ ...record, verdict: 'duplicate', firstSeen: first, answer: { status: 200, cause: 'duplicate' } }, bytes);
       return;
     }
@@ -209,14 +181,14 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       }),
     );
     try {
-      const { respond, answer, forward } = await processDelivery(req, bytes);
+      const { respond, answer, forward } = await processDelivery(delivery);
       const status = respond.kind === 'status' ? respond.status : null;
       if (is2xx(status)) seen.set(eventId, { seq: record.seq, receivedAt });
       if (status !== null) {
         const answerBody = is2xx(status)
           ? { received: true, eventId, duplicate: false }
           : { error: failureMessage(answer, status, forward), code: answer, details: [] };
-        send(res, status, answerBody);
+        reply(status, answerBody);
       }
       // With no status the connection is held open until the sender gives up or the receiver closes.
       report({ ...record, forward, answer: { status, cause: answer } }, bytes);
@@ -226,24 +198,19 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
     }
   }
 
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, { error: `receiver error: ${(error as Error).message}`, code: 'internal_error', details: [] });
-    });
-  });
-  const host = options.host ?? DEFAULT_RECEIVER_HOST;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? DEFAULT_RECEIVER_PORT, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const loopback = await listenLoopback(
+    {
+      host: options.host ?? DEFAULT_RECEIVER_HOST,
+      port: options.port ?? DEFAULT_RECEIVER_PORT,
+      maxBodyBytes: MAX_BODY_BYTES,
+      ...(options.nowMs === undefined ? {} : { nowMs: options.nowMs }),
+    },
+    handle,
+  );
 
   return {
-    url: `http://${urlHost(host)}:${port}${RECEIVER_PATH}`,
-    port,
+    url: `${loopback.origin}${RECEIVER_PATH}`,
+    port: loopback.port,
     setSecret(value) {
       secret = value;
     },
@@ -251,10 +218,6 @@ export async function createReceiver(options: ReceiverOptions): Promise<Receiver
       listeners.push(listener);
     },
     summary: () => structuredClone(summary),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => loopback.close(),
   };
 }

@@ -1,5 +1,5 @@
 /** The running tally behind the summary `svc webhook listen` prints on exit. */
-import type { ReceivedDelivery, ReceiverSummary } from './types.js';
+import type { DeliveryReport, ReceiverSummary } from './types.js';
 
 export function emptySummary(): ReceiverSummary {
   return {
@@ -19,7 +19,7 @@ export function emptySummary(): ReceiverSummary {
 const ON_PURPOSE = new Set(['fail_first', 'fail_rate', 'respond']);
 
 /** Adds one delivery to the summary (mutates it). */
-export function tally(summary: ReceiverSummary, delivery: ReceivedDelivery): void {
+export function tally(summary: ReceiverSummary, delivery: DeliveryReport): void {
   summary.received += 1;
   if (delivery.verdict === 'valid') summary.valid += 1;
   if (delivery.verdict === 'duplicate') summary.duplicates += 1;

@@ -26,7 +26,7 @@ export interface ForwardResult {
 export type Verdict = 'valid' | 'invalid' | 'duplicate';
 
 /** One delivery as the receiver saw and answered it. */
-export interface ReceivedDelivery {
+export interface DeliveryReport {
   kind: 'delivery';
   /** 1, 2, 3 … in order of arrival. */
   seq: number;

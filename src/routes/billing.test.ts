@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLAN_LIMITS } from '../services/tenants.js';
+import { PLAN_LIMITS } from '../services/tenant.js';
 import { ACME_TENANT_ID, GLOBEX_KEY } from '../test-support/harness.js';
 import { startInProcess, type InProcessEmulator } from '../test-support/in-process.js';
 

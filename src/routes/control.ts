@@ -1,5 +1,5 @@
 /**
- * The control plane under /_emulator (DESIGN D10, D11): health, the emulator clock, the
+ * The control plane under /_emulator (D10, D11): health, the emulator clock, the
  * event log, the DLQ, reset and seed, triggered events and injected faults. Mounted without
  * the API key behind the loopback/admin guard.
  */

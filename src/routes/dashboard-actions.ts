@@ -1,5 +1,5 @@
 /**
- * The dashboard's actions (DESIGN D11): plain HTML forms that POST here and are answered 303
+ * The dashboard's actions (D11): plain HTML forms that POST here and are answered 303
  * back to the page they came from, with a one-line message, so they work without JavaScript.
  * Each action validates with the control plane's own schemas and calls the same services.
  */

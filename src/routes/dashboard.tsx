@@ -1,5 +1,5 @@
 /**
- * The dashboard at /_emulator/ui (DESIGN D11; spec part 3: the DLQ is viewed and retried "in
+ * The dashboard at /_emulator/ui (D11; spec part 3: the DLQ is viewed and retried "in
  * the dashboard"): server-rendered pages over the same services as the control plane, behind
  * the same loopback/admin guard. Reading needs no JavaScript; actions are forms (see
  * dashboard-actions.ts). Errors are pages here, not JSON envelopes.

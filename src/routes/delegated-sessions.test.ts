@@ -56,8 +56,8 @@ describe('delegated sessions on the embedded ledger', () => {
       .poll(
         () => {
           for (const request of receiver.received) {
-            const payload = JSON.parse(request.body);
-            if (payload.type === type && match(payload.data)) found = { headers: request.headers, body: request.body, payload };
+            const payload = JSON.parse(request.body.toString());
+            if (payload.type === type && match(payload.data)) found = { headers: request.headers, body: request.body.toString(), payload };
           }
           return found !== undefined;
         },

@@ -1,7 +1,7 @@
 /**
  * The answers every operation shares, added to the OpenAPI document in one place rather than
  * in each route: 400, 401, 408, 413, 429, 431, 500 and 503 follow from what the HTTP server,
- * the store and the middleware in front of every /v1 route do (DESIGN D3, D6, D12, D16), so
+ * the store and the middleware in front of every /v1 route do (D3, D6, D12, D16), so
  * they are given by rule, not by hand. The routes declare only what their own service can answer (403, 404,
  * 409, 410 …).
  */

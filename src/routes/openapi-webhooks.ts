@@ -6,11 +6,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { DeliveryHeaders, EVENT_PAYLOADS, eventTypeName } from '../schemas/events.js';
 import { EVENT_TYPES, type EventType } from '../schemas/words.js';
-import { DEFAULT_API_VERSION } from '../services/tenants.js';
+import { DEFAULT_API_VERSION } from '../services/tenant.js';
 import { sampleEventData } from '../webhooks/event-types.js';
-import type { ApiTag } from './openapi-tags.js';
+import type { ApiTag } from '../operations/tags.js';
 
-/** When each event is sent (DESIGN D8). */
+/** When each event is sent (D8). */
 const EMITTED_WHEN: Record<EventType, string> = {
   'user.created':
     'A non-guest user with an e-mail comes into being: POST /users with an email, a passkey registration, a guest conversion. A user without an e-mail (a Telegram sign-up) is not announced.',

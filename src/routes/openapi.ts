@@ -5,12 +5,11 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
-import { jsonResponse } from '../schemas/common.js';
-import { OpenApiDocument } from '../schemas/openapi.js';
 import { OPERATION_DESCRIPTIONS } from './openapi-descriptions.js';
 import { HTTP_METHODS, withSharedResponses, type OpenApiObject } from './openapi-responses.js';
-import { API_TAGS, type ApiTag } from './openapi-tags.js';
+import { API_TAGS } from '../operations/tags.js';
 import { registerWebhooks } from './openapi-webhooks.js';
+import { openApiOperations } from '../operations/openapi.js';
 
 /**
  * The paths of the document carry the base path (`/v1/apps`), and `servers` the origin:
@@ -92,14 +91,6 @@ function describe(all: OpenAPIHono<AppEnv>): OpenAPIHono<AppEnv> {
   registerWebhooks(all);
   // Described with registerPath, served with get(): an openapi() route would type the answer,
   // and the generator's OpenAPIObject is not a JSON type.
-  all.openAPIRegistry.registerPath({
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenApiDocument',
-    tags: ['OpenAPI' satisfies ApiTag],
-    summary: 'Get this OpenAPI document',
-    security: [],
-    responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
-  });
+  all.openAPIRegistry.registerPath(openApiOperations.getOpenApiDocument);
   return all;
 }

@@ -1,5 +1,5 @@
 /**
- * The emulated payment provider's routes (DESIGN D13), mounted at /_provider outside /v1 and
+ * The emulated payment provider's routes (D13), mounted at /_provider outside /v1 and
  * without an API key, as a real provider's hosted pages are. The pages' markup is in
  * `ui/provider.tsx`; the rules (expiry, paying, switching plans) in `services/billing.ts`.
  */

@@ -7,7 +7,7 @@ import { asDocument, pageText } from '../json-text.js';
 import type { Page } from '../services/pagination.js';
 import { createUser, getUser, listUserRecords, userEnvelopeText, userView, userViewText } from '../services/users.js';
 import { API_KEY_SECURITY, newRouter, validationError } from './router.js';
-import type { ApiTag } from './openapi-tags.js';
+import type { ApiTag } from '../operations/tags.js';
 
 const tags: ApiTag[] = ['Users'];
 const security = API_KEY_SECURITY;

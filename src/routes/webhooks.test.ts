@@ -71,7 +71,8 @@ describe('webhook endpoints', () => {
     const user = await svc.request('POST', '/users', { body: { email: `hook-${Date.now()}@example.com` } });
     expect(user.status).toBe(201);
     const [request] = await fresh.waitFor(1);
-    const { headers, body } = request!;
+    const { headers } = request!;
+    const body = request!.body.toString();
     const timestamp = headers['x-service-timestamp'] as string;
     expect(timestamp).toMatch(/^\d{10}$/);
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(5);

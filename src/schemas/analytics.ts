@@ -1,4 +1,4 @@
-/** Analytics (spec part 4 and 8; DESIGN D15): the periods and the answer's shape. */
+/** Analytics (spec part 4 and 8; D15): the periods and the answer's shape. */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp } from './common.js';
 

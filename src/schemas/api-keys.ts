@@ -1,4 +1,4 @@
-/** API keys (spec part 4, part 5; DESIGN D3, D15). */
+/** API keys (spec part 4, part 5; D3, D15). */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, idOf } from './common.js';
 

@@ -1,4 +1,4 @@
-/** Apps (spec part 4; fields per DESIGN D15). */
+/** Apps (spec part 4; fields per D15). */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, PageQuery, idOf } from './common.js';
 

@@ -1,4 +1,4 @@
-/** What every sign-in flow answers (DESIGN D4): the user and the session token. */
+/** What every sign-in flow answers (D4): the user and the session token. */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp } from './common.js';
 import { User } from './users.js';
@@ -14,6 +14,9 @@ export const SessionGrant = z
   .openapi('SessionGrant');
 
 export const SignIn = z.object({ user: User, session: SessionGrant }).openapi('SignIn');
+
+/** Operation security: every /v1 route but health and the document needs the key (D3). */
+export const API_KEY_SECURITY = [{ ApiKeyAuth: [] }];
 
 /** `Authorization: Bearer <session token>` for OpenAPI (the session middleware checks it). */
 export const SESSION_SECURITY = [{ ApiKeyAuth: [], SessionAuth: [] }];

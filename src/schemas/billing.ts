@@ -1,4 +1,4 @@
-/** Billing (spec part 4; DESIGN D13, D15): checkout and portal sessions, and usage. */
+/** Billing (spec part 4; D13, D15): checkout and portal sessions, and usage. */
 import { z } from '@hono/zod-openapi';
 import { PLANS } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';

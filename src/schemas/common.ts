@@ -130,7 +130,7 @@ export function errorResponses(...statuses: Array<number | [number, string]>) {
 export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   return {
     body: {
-      required: true,
+      required: true as const,
       content: { 'application/json': { schema } },
       ...(description === undefined ? {} : { description }),
     },
@@ -142,7 +142,7 @@ export const EmptyBody = z.object({}).openapi('EmptyBody', { description: 'An em
 
 /** A JSON body that may be left out; when sent, it must match the schema. */
 export function optionalJsonBody<T extends z.ZodType>(schema: T) {
-  return { body: { required: false, content: { 'application/json': { schema } } } };
+  return { body: { required: false as const, content: { 'application/json': { schema } } } };
 }
 
 export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {

@@ -1,4 +1,4 @@
-/** The control plane's bodies and answers (DESIGN D10, D11). */
+/** The control plane's bodies and answers (D10, D11). */
 import { z } from '@hono/zod-openapi';
 import { parseDuration } from '../duration.js';
 import type { ErrorCode } from '../errors.js';

@@ -1,4 +1,4 @@
-/** Custom domains (spec part 4; DESIGN D13, D15). */
+/** Custom domains (spec part 4; D13, D15). */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, idOf } from './common.js';
 

@@ -1,4 +1,4 @@
-/** Delegated sessions and the embedded ledger's commands (spec part 4; DESIGN D13, D15). */
+/** Delegated sessions and the embedded ledger's commands (spec part 4; D13, D15). */
 import { z } from '@hono/zod-openapi';
 import { parseDuration } from '../duration.js';
 import { Duration, IsoTimestamp, MAX_PAGE_SIZE, idOf } from './common.js';

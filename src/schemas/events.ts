@@ -1,5 +1,5 @@
 /**
- * Webhook events (spec part 2 and 6; DESIGN D8): the payload of each event type, `data`
+ * Webhook events (spec part 2 and 6; D8): the payload of each event type, `data`
  * included, and the headers of a delivery. The OpenAPI document's `webhooks` is made from
  * these, and receivers can check a delivery with them. Fields a sample event (POST
  * /webhooks/:id/test, `svc trigger`) leaves out are optional; a receiver must ignore fields

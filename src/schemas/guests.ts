@@ -1,4 +1,4 @@
-/** Guest sessions (spec part 4; DESIGN D15). */
+/** Guest sessions (spec part 4; D15). */
 import { z } from '@hono/zod-openapi';
 import { SessionGrant } from './auth.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';

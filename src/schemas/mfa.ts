@@ -1,4 +1,4 @@
-/** MFA (spec part 4; DESIGN D5, D15). */
+/** MFA (spec part 4; D5, D15). */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, idOf } from './common.js';
 

@@ -1,4 +1,4 @@
-/** MPC key management (spec part 4; DESIGN D13, D15): key shares and key recovery. */
+/** MPC key management (spec part 4; D13, D15): key shares and key recovery. */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, idOf } from './common.js';
 

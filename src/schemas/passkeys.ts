@@ -1,4 +1,4 @@
-/** Passkey/WebAuthn (spec part 4; DESIGN D15): options with a challenge id, then the credential JSON. */
+/** Passkey/WebAuthn (spec part 4; D15): options with a challenge id, then the credential JSON. */
 import { z } from '@hono/zod-openapi';
 import { Email } from './users.js';
 

@@ -1,4 +1,4 @@
-/** Telegram sign-in (spec part 4; DESIGN D15): Login Widget fields or Mini App initData. */
+/** Telegram sign-in (spec part 4; D15): Login Widget fields or Mini App initData. */
 import { z } from '@hono/zod-openapi';
 
 const UnixSeconds = z.union([z.number().int().positive(), z.string().regex(/^\d{1,12}$/, 'a Unix time in seconds')]);

@@ -1,4 +1,4 @@
-/** The tenant (spec part 4; DESIGN D3, D15). */
+/** The tenant (spec part 4; D3, D15). */
 import { z } from '@hono/zod-openapi';
 import { PLANS } from './words.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';

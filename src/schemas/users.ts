@@ -1,4 +1,4 @@
-/** Users (spec part 2, part 4; fields per DESIGN D7, D15). */
+/** Users (spec part 2, part 4; fields per D7, D15). */
 import { z } from '@hono/zod-openapi';
 import { TRUST_LEVELS } from './words.js';
 import { IsoTimestamp, PageQuery, idOf } from './common.js';

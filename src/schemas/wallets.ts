@@ -1,4 +1,4 @@
-/** The current user's wallet (spec part 4 Users; DESIGN D13, D15). */
+/** The current user's wallet (spec part 4 Users; D13, D15). */
 import { z } from '@hono/zod-openapi';
 import { IsoTimestamp, idOf } from './common.js';
 import { ShareBase64 } from './mpc.js';

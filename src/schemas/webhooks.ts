@@ -1,4 +1,4 @@
-/** Webhooks and deliveries (spec part 2, 4, 6; DESIGN D8, D9, D15). */
+/** Webhooks and deliveries (spec part 2, 4, 6; D8, D9, D15). */
 import { z } from '@hono/zod-openapi';
 import { ALL_EVENTS, EVENT_TYPES } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';
@@ -10,7 +10,7 @@ export const WebhookUrl = z
   .refine((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), 'an http or https URL')
   .openapi({ example: 'http://127.0.0.1:4020/webhooks' });
 
-export const EventTypeName = z.enum([...EVENT_TYPES, ALL_EVENTS]).openapi({ description: 'An event type of DESIGN D8, or * for all' });
+export const EventTypeName = z.enum([...EVENT_TYPES, ALL_EVENTS]).openapi({ description: 'An event type (docs/design.md#d8), or * for all' });
 
 const Events = z.array(EventTypeName).min(1, 'subscribe to at least one event type').max(50);
 

@@ -4,15 +4,15 @@
  * bottom of the house with no imports, so that every layer can take them from the contract.
  */
 
-/** A user's trust level (DESIGN D7's `trust_level` filter). */
+/** A user's trust level (D7's `trust_level` filter). */
 export const TRUST_LEVELS = ['guest', 'basic', 'verified', 'trusted'] as const;
 export type TrustLevel = (typeof TRUST_LEVELS)[number];
 
-/** A tenant's plan (DESIGN D13's payment provider sells them; D16 sets their limits). */
+/** A tenant's plan (D13's payment provider sells them; D16 sets their limits). */
 export const PLANS = ['free', 'pro', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];
 
-/** The event types of DESIGN D8. */
+/** The event types of D8. */
 export const EVENT_TYPES = [
   'user.created',
   'user.updated',

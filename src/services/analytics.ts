@@ -1,5 +1,5 @@
 /**
- * Analytics (spec part 4, DESIGN D10, D15): what really happened in a tenant over the last
+ * Analytics (spec part 4, D10, D15): what really happened in a tenant over the last
  * 7, 30 or 90 UTC days of the emulator clock (today included), as totals and a daily series.
  * Sources: the users collection and `user.created` events (new users), the sessions
  * collection (sign-ins, active users), `wallet.created` and `tx.completed` events, the

@@ -1,5 +1,5 @@
 /**
- * API keys (DESIGN D3): `sk_test_` + 32 base62; only the SHA-256 hash is stored, found by
+ * API keys (D3): `sk_test_` + 32 base62; only the SHA-256 hash is stored, found by
  * hash and compared in constant time; the value is answered once, at creation.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

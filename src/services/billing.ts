@@ -1,5 +1,5 @@
 /**
- * Billing (spec part 4, DESIGN D13) against the emulated payment provider: checkout and
+ * Billing (spec part 4, D13) against the emulated payment provider: checkout and
  * portal sessions live at pages under /_provider/ that the emulator serves; completing a
  * checkout (or switching plans in the portal) changes the tenant's plan and emits
  * `billing.subscription.updated`. Usage is this calendar month's, on the emulator clock.
@@ -11,7 +11,7 @@ import type { BillingUsageView, CheckoutInput } from '../schemas/billing.js';
 import type { CheckoutSessionRecord, PortalSessionRecord } from '../store/records.js';
 import type { Plan } from '../schemas/words.js';
 import { emitEvent } from './events.js';
-import { getTenant, PLAN_LIMITS } from './tenants.js';
+import { getTenant, PLAN_LIMITS } from './tenant.js';
 import { usageMeter, utcDate } from './usage.js';
 import { expiryDetail } from './emulator-time.js';
 

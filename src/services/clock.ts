@@ -1,5 +1,5 @@
 /**
- * Moves of the emulator clock (DESIGN D10), the one way the control plane, the dashboard and
+ * Moves of the emulator clock (D10), the one way the control plane, the dashboard and
  * the CLI (through the control plane) read, set and advance it: setting changes the time or
  * speed and fires nothing; advancing steps through every due attempt on the way.
  */

@@ -1,5 +1,5 @@
 /**
- * The control plane's rules (DESIGN D11), shared by /_emulator, the dashboard and the CLI:
+ * The control plane's rules (D11), shared by /_emulator, the dashboard and the CLI:
  * reset, seed, trigger, the event log and the DLQ. No HTTP in here.
  */
 import { ApiError, notFound } from '../errors.js';

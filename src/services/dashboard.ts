@@ -1,5 +1,5 @@
 /**
- * What the dashboard (DESIGN D11) and the control plane read, named in the domain's words: the
+ * What the dashboard (D11) and the control plane read, named in the domain's words: the
  * tenants with their counts, the store's totals, webhooks with their deliveries by status, one
  * delivery with its webhook and payload, the DLQ and the event log with their tenants. Pages and
  * handlers read through here, never the store; the rules stay in the services this reuses.
@@ -10,7 +10,7 @@ import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
 import { EVENT_TYPES } from '../schemas/words.js';
 import { eventPayload, type EventPayload } from '../webhooks/payload.js';
 import { controlDeliveryView, deadLetters, eventLog, type EventFilter } from './control.js';
-import { tenantView } from './tenants.js';
+import { tenantView } from './tenant.js';
 import { deliveryView, webhookView } from './webhooks.js';
 
 type DeliveryStatus = DeliveryView['status'];

@@ -1,5 +1,5 @@
 /**
- * Delegated sessions (spec part 4; DESIGN D4, D8, D13, D15): a user lets a delegate act for a
+ * Delegated sessions (spec part 4; D4, D8, D13, D15): a user lets a delegate act for a
  * wallet's party on the embedded ledger, within permissions (templates and choices), an
  * optional command budget and a lifetime of at most 30 days on the emulator clock. The
  * delegate's token `dst_…` is answered once and stored as its SHA-256 hash.

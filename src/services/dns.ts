@@ -1,5 +1,5 @@
 /**
- * TXT look-ups for custom-domain verification (DESIGN D13) through Node's own resolver,
+ * TXT look-ups for custom-domain verification (D13) through Node's own resolver,
  * pointed at `--dns-server host:port` when given, else at the system's servers. A look-up
  * always ends within DNS_TIMEOUT_MS: a resolver that does not answer is a clear error,
  * never a hanging request.

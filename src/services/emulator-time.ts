@@ -1,5 +1,5 @@
 /**
- * The `details` entry of errors whose verdict depends on the emulator clock (DESIGN D10): a
+ * The `details` entry of errors whose verdict depends on the emulator clock (D10): a
  * TOTP code or a Telegram auth_date is judged against the emulator's now, which `svc clock
  * advance` may have moved away from real time. The entry names that time, so a right code
  * made for real time is not a mystery.

@@ -1,5 +1,5 @@
 /**
- * The event log (DESIGN D8): domain actions record events inside their store write; each
+ * The event log (D8): domain actions record events inside their store write; each
  * event is stored once with its `evt_` id, ISO-ms `created_at` (emulator time) and the
  * tenant's pinned `api_version`, and handed in the same write to the webhook dispatcher
  * (`rt.dispatcher.eventRecorded`), so the deliveries it plans are as durable as the event.
@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import type { EmitOptions, Runtime } from '../runtime.js';
 import type { EventRecord } from '../store/records.js';
 import type { EventType } from '../schemas/words.js';
-import { DEFAULT_API_VERSION } from './tenants.js';
+import { DEFAULT_API_VERSION } from './tenant.js';
 
 /** Records an event. Call inside `rt.store.write()`. */
 export function emitEvent(rt: Runtime, tenantId: string, type: EventType, data: Record<string, unknown>, options: EmitOptions = {}): EventRecord {

@@ -1,5 +1,5 @@
 /**
- * Fault injection (DESIGN D11): rules that make the next `count` requests matching a method
+ * Fault injection (D11): rules that make the next `count` requests matching a method
  * and a path answer an error status, or wait, or both. With the file store they live in
  * memory only: a fault is a moment of a test, not data, so a restart forgets them. With a
  * store several processes share (PostgreSQL), they live in it, so that a fault set through one

@@ -1,5 +1,5 @@
 /**
- * Guest sessions (spec part 3 rule 4; DESIGN D4, D8, D15): a guest is a user with trust level
+ * Guest sessions (spec part 3 rule 4; D4, D8, D15): a guest is a user with trust level
  * `guest` and no email, signed in with a session that lives for the tenant's guestTtl. It can
  * be ended singly or in bulk, and converted into a `basic` user that keeps its id and data.
  */

@@ -1,5 +1,5 @@
 /**
- * MFA (DESIGN D5): TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, ±1 step) on the emulator clock,
+ * MFA (D5): TOTP per RFC 6238 (SHA-1, 6 digits, 30 s, ±1 step) on the emulator clock,
  * with otpauth; 10 one-time recovery codes stored hashed; challenges of 5 minutes; a verified
  * code makes the session MFA-fresh for the tenant's mfaFreshness; 5 wrong codes in a row
  * lock challenge and verify for 15 minutes (429 mfa_locked with Retry-After).

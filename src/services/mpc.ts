@@ -1,5 +1,5 @@
 /**
- * MPC key management (spec part 4; DESIGN D5, D13): a user stores shares of its wallet's key
+ * MPC key management (spec part 4; D5, D13): a user stores shares of its wallet's key
  * (sealed at rest with the data dir's key), retrieves them, deletes them, and recovers the key
  * from any two. Share 1 is the wallet's own share, kept with the wallet: retrieve answers it
  * with the stored ones (behind the MFA guard), so a client holding one share can recover too.

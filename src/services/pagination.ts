@@ -1,4 +1,4 @@
-/** Pagination (DESIGN D7): 1-based pages, `hasMore` is `page * pageSize < total`. */
+/** Pagination (D7): 1-based pages, `hasMore` is `page * pageSize < total`. */
 import { DEFAULT_PAGE_SIZE, type Page } from '../schemas/common.js';
 
 export interface PageRequest {

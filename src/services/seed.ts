@@ -1,5 +1,5 @@
 /**
- * Seeding (DESIGN D12, D15): a fixture document becomes tenants, hashed API keys, apps and
+ * Seeding (D12, D15): a fixture document becomes tenants, hashed API keys, apps and
  * users (with their parties). A bad fixture is refused with the path and the reason before
  * anything is written.
  */
@@ -11,7 +11,7 @@ import { Fixture, type FixtureData } from '../schemas/fixture.js';
 import type { TenantRecord } from '../store/records.js';
 import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
-import { defaultSettings } from './tenants.js';
+import { defaultSettings } from './tenant.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
 import { hashSecret } from './api-keys.js';
 

@@ -1,5 +1,5 @@
 /**
- * User sessions (DESIGN D4): every sign-in opens one session record with an opaque bearer
+ * User sessions (D4): every sign-in opens one session record with an opaque bearer
  * token `st_…`, stored only as its SHA-256 hash; TTL from the tenant's settings and expiry
  * on the emulator clock. Unknown token → 401 invalid_session; expired or ended → 410.
  */

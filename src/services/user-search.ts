@@ -1,5 +1,5 @@
 /**
- * Search over a tenant's users (DESIGN D7: `search` is a case-insensitive substring of email
+ * Search over a tenant's users (D7: `search` is a case-insensitive substring of email
  * or name). The users' lowercased "email name" texts are joined, newest first, into one
  * string per tenant, rebuilt only after the tenant's users change; a search is then a run of
  * native indexOf calls over that string, with each hit mapped back to its user by binary

@@ -1,5 +1,5 @@
 /**
- * Users (DESIGN D7, D13, D15): email unique per tenant (case-insensitive); every user gets
+ * Users (D7, D13, D15): email unique per tenant (case-insensitive); every user gets
  * its party and pre-generated wallet when created, so `user.created` can carry `partyId`.
  */
 import { conflict, notFound } from '../errors.js';

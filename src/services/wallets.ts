@@ -1,5 +1,5 @@
 /**
- * The current user's wallet (DESIGN D13): made with the user (key pair, party, 2-of-3 split),
+ * The current user's wallet (D13): made with the user (key pair, party, 2-of-3 split),
  * claimed once with POST /users/me/wallet, which hands out shares 2 and 3 and erases them.
  * Until it is claimed the wallet does not exist for the API: GET answers 404, and so do the
  * MPC and delegated-session calls that name it.

@@ -1,5 +1,5 @@
 /**
- * Webhooks (spec part 4, 6; DESIGN D8, D9): registrations with a signing secret answered
+ * Webhooks (spec part 4, 6; D8, D9): registrations with a signing secret answered
  * once (`whsec_` + 32 base62, sealed at rest), test events, and the deliveries list. A URL
  * is registered only if the webhook target policy allows it (D17, webhooks/targets.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The data file's document (DESIGN D12): its layout version, its shape, and the check that
+ * The data file's document (D12): its layout version, its shape, and the check that
  * refuses a file this version cannot read, without ever overwriting it.
  */
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';

@@ -1,5 +1,5 @@
 /**
- * The file store (DESIGN D12), the embedded default: the collections in memory (store.ts),
+ * The file store (D12), the embedded default: the collections in memory (store.ts),
  * and lowdb's JSON file under the data dir, with its append-only journal (journal-file.ts),
  * as the durable copy; or nothing durable at all with --in-memory. A mutation is applied in memory inside `write()`
  * and recorded as journal operations; `write()` settles only once they are fdatasynced.

@@ -1,5 +1,5 @@
 /**
- * lowdb's adapter for the store's files (DESIGN D12): the JSON snapshot `db.json` that users
+ * lowdb's adapter for the store's files (D12): the JSON snapshot `db.json` that users
  * see, plus an append-only journal `db.journal` of JSON lines. A commit appends one line (a
  * batch of operations) and fdatasyncs it, so a durable write costs the same at 100 or
  * 100,000 records. `write()` compacts: it rotates the journal, streams a snapshot through a

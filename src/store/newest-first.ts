@@ -1,5 +1,5 @@
 /**
- * The newest-first order (DESIGN D7: newest first, then id) of one tenant's records, kept up to
+ * The newest-first order (D7: newest first, then id) of one tenant's records, kept up to
  * date through inserts, updates and removals so that a list page never sorts.
  */
 

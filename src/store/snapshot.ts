@@ -1,5 +1,5 @@
 /**
- * The layout of the snapshot `db.json` (DESIGN D12): one JSON document, as lowdb's JSONFile
+ * The layout of the snapshot `db.json` (D12): one JSON document, as lowdb's JSONFile
  * reads it, written one record per line, ASCII only:
  *
  *     {"schemaVersion":1,"journalSeq":7,

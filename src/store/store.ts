@@ -1,5 +1,5 @@
 /**
- * The store as the services see it (DESIGN D12): every collection in memory behind its id,
+ * The store as the services see it (D12): every collection in memory behind its id,
  * tenant, unique-key and newest-first indexes (collection.ts), read synchronously, and changed
  * only inside `write()`. Where the changes are kept is a backend's business: the data dir's
  * journal and db.json (file-store.ts, the embedded default), or a PostgreSQL database that

@@ -1,5 +1,5 @@
 /**
- * Token buckets for rate limits (DESIGN D16), in memory: the buckets of a store that one
+ * Token buckets for rate limits (D16), in memory: the buckets of a store that one
  * process holds (store.ts). A bucket holds twice its rate as a burst and refills on real time.
  * A shared store keeps the same buckets in its database (postgres/shared.ts).
  */

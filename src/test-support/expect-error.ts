@@ -1,5 +1,5 @@
 /**
- * The one assertion on the error envelope (DESIGN D6) that the route tests share: the status,
+ * The one assertion on the error envelope (D6) that the route tests share: the status,
  * JSON with exactly `error`, `code` and `details`, the code, no stack trace, and when given the
  * fields `details` names.
  */

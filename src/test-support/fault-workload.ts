@@ -110,7 +110,7 @@ export function arrivalsOf(receiver: TestReceiver): Map<string, Arrival> {
     const eventId = String(request.headers[EVENT_ID_HEADER]);
     const seen = arrivals.get(eventId);
     if (seen) seen.count += 1;
-    else arrivals.set(eventId, { userId: (JSON.parse(request.body) as { data?: { userId?: string } }).data?.userId ?? null, count: 1 });
+    else arrivals.set(eventId, { userId: (JSON.parse(request.body.toString()) as { data?: { userId?: string } }).data?.userId ?? null, count: 1 });
   }
   return arrivals;
 }

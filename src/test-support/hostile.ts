@@ -1,5 +1,5 @@
 /**
- * Hostile requests for the property tests (DESIGN D6): fast-check arbitraries for a request to
+ * Hostile requests for the property tests (D6): fast-check arbitraries for a request to
  * one route, with random and malformed bodies, query strings, path ids and headers (huge,
  * non-UTF-8, prototype-pollution keys, deep nesting, wrong content types), and a raw HTTP
  * sender that puts exactly those bytes on the wire (fetch would refuse or normalise some).

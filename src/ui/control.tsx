@@ -1,4 +1,4 @@
-/** The control plane in the dashboard (DESIGN D10, D11): the clock, trigger, faults, seed and reset. */
+/** The control plane in the dashboard (D10, D11): the clock, trigger, faults, seed and reset. */
 import type { Runtime } from '../runtime.js';
 import { tenantNames } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';

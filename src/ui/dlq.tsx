@@ -1,4 +1,4 @@
-/** The DLQ (spec part 3, DESIGN D9): dead deliveries across tenants, each with Retry, and Retry all. */
+/** The DLQ (spec part 3, D9): dead deliveries across tenants, each with Retry, and Retry all. */
 import type { Runtime } from '../runtime.js';
 import { deadLetterEntries } from '../services/dashboard.js';
 import { attemptOutcome, Badge, Card, Empty, PostButton, Table, Time } from './components.js';

@@ -1,4 +1,4 @@
-/** The event log (DESIGN D8, D11): every event recorded, newest first, by type and tenant. */
+/** The event log (D8, D11): every event recorded, newest first, by type and tenant. */
 import type { Runtime } from '../runtime.js';
 import { eventLogPage, eventTypes, tenantNames, type EventEntry } from '../services/dashboard.js';
 import { Badge, Card, Empty, Json, Pager, Table, Time } from './components.js';

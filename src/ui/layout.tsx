@@ -1,5 +1,5 @@
 /**
- * The shell of every page the emulator shows to people: the dashboard (DESIGN D11) and the
+ * The shell of every page the emulator shows to people: the dashboard (D11) and the
  * pages that share its look (the passkey demo, the payment provider's pages under /_provider).
  *
  * For another page: `c.html(<Layout title="Checkout" nav={false} section="Payment provider">…</Layout>)`.

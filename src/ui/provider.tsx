@@ -1,5 +1,5 @@
 /**
- * The emulated payment provider's pages (DESIGN D13), in the dashboard's layout: a checkout page
+ * The emulated payment provider's pages (D13), in the dashboard's layout: a checkout page
  * (plan, price, Pay / Cancel), a billing portal (plan, usage, switch plan, return) and a message
  * page. Markup only: `routes/provider.tsx` finds the records and answers. Plain server-rendered
  * HTML forms, so a person, a test over HTTP or a browser can drive them.
@@ -7,7 +7,7 @@
 import type { Child, FC } from 'hono/jsx';
 import type { BillingUsageView } from '../schemas/billing.js';
 import { PLAN_PRICES, PLANS, PROVIDER_PATH, type Plan, type ProviderCheckout, type ProviderPortal } from '../services/billing.js';
-import { PLAN_LIMITS } from '../services/tenants.js';
+import { PLAN_LIMITS } from '../services/tenant.js';
 import { Table, Time } from './components.js';
 import { Layout } from './layout.js';
 

@@ -1,5 +1,5 @@
 /**
- * The one stylesheet of every page the emulator serves to people (DESIGN D11): inline in
+ * The one stylesheet of every page the emulator serves to people (D11): inline in
  * each page, so there is no build step, no CDN and nothing to fetch.
  */
 export const STYLES = `

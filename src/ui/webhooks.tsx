@@ -1,4 +1,4 @@
-/** Webhooks, their deliveries and each attempt (DESIGN D8, D9): time, status, error, duration. */
+/** Webhooks, their deliveries and each attempt (D8, D9): time, status, error, duration. */
 import type { Runtime } from '../runtime.js';
 import type { DeliveryView, WebhookView } from '../schemas/webhooks.js';
 import { deliveryCounts, tenantName, webhooksByTenant, type DeliveryDetail, type TenantWebhookView } from '../services/dashboard.js';

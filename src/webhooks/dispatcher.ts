@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (DESIGN D8, D9): plans a delivery for every enabled webhook that
+ * The webhook dispatcher (D8, D9): plans a delivery for every enabled webhook that
  * subscribes to an event (in the event's own store write, so both are equally durable),
  * sends the first attempt at once, retries failures on the emulator clock after 1 min,
  * 5 min, 30 min, 2 h and 24 h, and moves a delivery whose fifth retry fails to the DLQ.

@@ -1,4 +1,4 @@
-/** A realistic sample of each event type's `data` (DESIGN D8), for test deliveries and `svc trigger`. */
+/** A realistic sample of each event type's `data` (D8), for test deliveries and `svc trigger`. */
 
 import type { EventType } from '../schemas/words.js';
 

@@ -1,5 +1,5 @@
 /**
- * The webhook payload of an event (spec part 2, DESIGN D8): exactly the five fields `id`,
+ * The webhook payload of an event (spec part 2, D8): exactly the five fields `id`,
  * `type`, `created_at`, `api_version` and `data`, serialised once by the dispatcher; those
  * bytes are signed and sent. The dashboard shows the same object.
  */

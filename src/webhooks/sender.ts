@@ -1,5 +1,5 @@
 /**
- * Sends one signed delivery attempt over undici (spec part 6, DESIGN D9): 2xx within the
+ * Sends one signed delivery attempt over undici (spec part 6, D9): 2xx within the
  * timeout is success; anything else, a redirect (never followed), a refused connection or
  * no answer in time is a failure with a readable error. The answer's body is read up to
  * 64 KiB and otherwise ignored, so a huge answer never blocks the server. A target the

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (spec part 6, DESIGN D8), shared by the sender, `svc webhook listen`,
+ * Webhook signatures (spec part 6, D8), shared by the sender, `svc webhook listen`,
  * `svc webhook verify` and the conformance suite:
  *   X-Service-Signature: sha256=<lowercase hex HMAC-SHA256(secret, `${timestamp}.${body}`)>
  *   X-Service-Timestamp: Unix seconds of signing

@@ -1,5 +1,5 @@
 /**
- * The webhook target policy (DESIGN D17, issue 31): which addresses a tenant's webhook may
+ * The webhook target policy (D17, issue 31): which addresses a tenant's webhook may
  * reach. A policy is a comma-separated list of terms, and an address is allowed when any
  * term allows it: a preset (`local`, `public`, `any`), a network (`10.0.0.0/8`, `fd00::/8`,
  * one address) or a host name (`hooks.internal`, `*.hooks.internal`). Link-local addresses

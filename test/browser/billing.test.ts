@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { PLAN_LIMITS } from '../../src/services/tenants.js';
+import { PLAN_LIMITS } from '../../src/services/tenant.js';
 import { artifactPath, browserAvailability, horizontalOverflow, launchBrowser, lineBoxes, POLL, type TestBrowser } from '../../src/test-support/browser.js';
 import { ACME_TENANT_ID, startTestEmulator, type TestEmulator } from '../../src/test-support/harness.js';
 import { startReceiver, type TestReceiver } from '../../src/test-support/receiver.js';

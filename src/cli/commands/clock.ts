@@ -1,4 +1,4 @@
-/** `svc clock get|advance|set`: drive a running emulator's clock (DESIGN D10). */
+/** `svc clock get|advance|set`: drive a running emulator's clock (D10). */
 import type { Command } from 'commander';
 import { parseDuration } from '../../duration.js';
 import { controlRequest } from '../control-client.js';

@@ -1,6 +1,6 @@
 /**
  * The run of `svc conformance` (the command and its flags are in conformance.ts, the options
- * they make are defined here): runs the suite against any deployment (DESIGN D14) and exits
+ * they make are defined here): runs the suite against any deployment (D14) and exits
  * 0 only when every selected check passes; 1 on failures; 2 on bad usage, an unreachable
  * target or a key the target rejects; 130 when interrupted (after cleanup).
  */

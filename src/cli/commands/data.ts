@@ -1,4 +1,4 @@
-/** `svc seed FILE` and `svc reset`: add a fixture to a running emulator's store, or start it over (DESIGN D11). */
+/** `svc seed FILE` and `svc reset`: add a fixture to a running emulator's store, or start it over (D11). */
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { FixtureError, loadFixtureFile } from '../../services/seed.js';

@@ -1,4 +1,4 @@
-/** `svc events`: a running emulator's event log, newest first (DESIGN D8, D11). */
+/** `svc events`: a running emulator's event log, newest first (D8, D11). */
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import type { EventRecord } from '../../store/records.js';

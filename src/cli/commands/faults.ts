@@ -1,4 +1,4 @@
-/** `svc faults add|list|clear`: make a running emulator's next requests fail or stall on purpose (DESIGN D11). */
+/** `svc faults add|list|clear`: make a running emulator's next requests fail or stall on purpose (D11). */
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { parseDuration } from '../../duration.js';

@@ -19,7 +19,7 @@ interface OpenApiOptions {
   server?: string;
 }
 
-/** svc serve's default address (DESIGN D1). */
+/** svc serve's default address (D1). */
 const DEFAULT_SERVER = `http://${DEFAULT_HOST}:${DEFAULT_PORT}`;
 
 /** An origin for `servers`: scheme, host, optional port, nothing more. */

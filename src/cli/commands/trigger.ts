@@ -1,6 +1,6 @@
 /**
  * `svc trigger EVENT`: records one event of any type with sample data on a running emulator,
- * as `stripe trigger` does, and shows where it was delivered (DESIGN D8, D11).
+ * as `stripe trigger` does, and shows where it was delivered (D8, D11).
  */
 import chalk from 'chalk';
 import type { Command } from 'commander';

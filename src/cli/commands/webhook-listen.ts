@@ -1,5 +1,5 @@
 /**
- * `svc webhook listen`: a local receiver that checks every delivery (spec part 6, DESIGN D8),
+ * `svc webhook listen`: a local receiver that checks every delivery (spec part 6, D8),
  * shows it, can fail on purpose to exercise retries, can forward to the user's own handler,
  * and can register itself at a deployment for as long as it runs.
  */

@@ -1,4 +1,4 @@
-/** Tenants, their settings and plan limits (DESIGN D3, D16). */
+/** Tenants, their settings and plan limits (D3, D16). */
 import { notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import type { TenantView, UpdateTenantInput } from '../schemas/tenant.js';

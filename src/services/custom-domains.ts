@@ -1,5 +1,5 @@
 /**
- * Custom domains (spec part 4, DESIGN D13): one per tenant, unique across tenants, proved by
+ * Custom domains (spec part 4, D13): one per tenant, unique across tenants, proved by
  * a real TXT record `_svc-verify.<domain>` = `svc-verify=<token>`. Verifying emits
  * `domain.verified` and allows `https://<domain>` as a WebAuthn origin of the tenant.
  */
@@ -10,7 +10,7 @@ import type { CustomDomainView } from '../schemas/custom-domains.js';
 import type { CustomDomainRecord } from '../store/records.js';
 import { DnsUnavailableError, lookupTxt } from './dns.js';
 import { emitEvent } from './events.js';
-import { getTenant } from './tenants.js';
+import { getTenant } from './tenant.js';
 
 export const VERIFY_LABEL = '_svc-verify';
 export const VERIFY_PREFIX = 'svc-verify=';

@@ -11,7 +11,7 @@ import { openShares } from '../services/wallets.js';
 import type { LegacyWalletRecord, WalletRecord } from '../store/records.js';
 import { delegatedSessionsRoutes } from './delegated-sessions.js';
 import { mpcRoutes } from './mpc.js';
-import { walletRoutes } from './wallet.js';
+import { walletsRoutes } from './wallets.js';
 
 describe('POST/GET /users/me/wallet', () => {
   let svc: InProcessEmulator;
@@ -105,7 +105,7 @@ describe('POST/GET /users/me/wallet', () => {
     // Built from these routers alone, so that another area's schema cannot hide a fault of ours.
     const { rt } = svc.emulator;
     const api = new OpenAPIHono();
-    api.route('/users/me/wallet', walletRoutes(rt));
+    api.route('/users/me/wallet', walletsRoutes(rt));
     api.route('/mpc', mpcRoutes(rt));
     api.route('/delegated-sessions', delegatedSessionsRoutes(rt));
     const document = api.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'svc', version: '0' } });

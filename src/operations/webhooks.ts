@@ -1,0 +1,75 @@
+/** The operations of routes/webhooks.ts, one createRoute() config each: the one declaration its routes, the typed client and the OpenAPI document share. */
+import { createRoute } from '@hono/zod-openapi';
+import { API_KEY_SECURITY } from '../schemas/auth.js';
+import { Deleted } from '../schemas/apps.js';
+import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse, list } from '../schemas/common.js';
+import { CreateWebhookBody, Delivery, DeliveryListQuery, TestEventBody, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
+import type { ApiTag } from './tags.js';
+
+const tags: ApiTag[] = ['Webhooks'];
+const security = API_KEY_SECURITY;
+
+export const webhooksOperations = {
+  listWebhooks: createRoute({
+    method: 'get',
+    path: '/',
+    operationId: 'listWebhooks',
+    tags,
+    security,
+    summary: 'List webhooks',
+    responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets') },
+  }),
+  createWebhook: createRoute({
+    method: 'post',
+    path: '/',
+    operationId: 'createWebhook',
+    tags,
+    security,
+    summary: 'Create webhook',
+    request: jsonBody(CreateWebhookBody),
+    responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)') },
+  }),
+  updateWebhook: createRoute({
+    method: 'patch',
+    path: '/{id}',
+    operationId: 'updateWebhook',
+    tags,
+    security,
+    summary: 'Update webhook',
+    request: { params: IdParam, ...optionalJsonBody(UpdateWebhookBody) },
+    responses: {
+      200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'),
+      ...errorResponses(404),
+    },
+  }),
+  deleteWebhook: createRoute({
+    method: 'delete',
+    path: '/{id}',
+    operationId: 'deleteWebhook',
+    tags,
+    security,
+    summary: 'Delete webhook',
+    request: { params: IdParam },
+    responses: { 200: jsonResponse(envelope(Deleted), 'The webhook and its deliveries are gone'), ...errorResponses(404) },
+  }),
+  sendTestEvent: createRoute({
+    method: 'post',
+    path: '/{id}/test',
+    operationId: 'sendTestEvent',
+    tags,
+    security,
+    summary: 'Send a test event',
+    request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: TestEventBody } } } },
+    responses: { 200: jsonResponse(envelope(Delivery), 'The delivery after its first attempt'), ...errorResponses(404) },
+  }),
+  listDeliveries: createRoute({
+    method: 'get',
+    path: '/{id}/deliveries',
+    operationId: 'listDeliveries',
+    tags,
+    security,
+    summary: 'List deliveries',
+    request: { params: IdParam, query: DeliveryListQuery },
+    responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts'), ...errorResponses(404) },
+  }),
+};
