@@ -18,7 +18,9 @@ import { removal } from './support.js';
 const MAX_AUTH_AGE_MS = 24 * 3_600_000;
 
 /** Login Widget data signed with `botToken` as Telegram signs it: HMAC-SHA256 keyed by SHA-256(token) over the sorted `k=v` lines. */
-function signWidgetData(fields: Record<string, string | number>, botToken: string): Record<string, string | number> {
+type WidgetData = { id: number; auth_date: number } & Record<string, string | number>;
+
+function signWidgetData(fields: WidgetData, botToken: string): WidgetData & { hash: string } {
   const checkString = Object.keys(fields)
     .sort()
     .map((key) => `${key}=${String(fields[key])}`)
