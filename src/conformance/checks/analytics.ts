@@ -1,5 +1,5 @@
 /**
- * Analytics (spec part 4, 8; DESIGN D15): the three periods answer, any other is refused, and
+ * Analytics (spec part 4, 8; D15): the three periods answer, any other is refused, and
  * the answer has its shape. The figures themselves are checked in figures.ts.
  */
 import { Analytics, ANALYTICS_PERIODS } from '../../schemas/analytics.js';

@@ -1,4 +1,4 @@
-/** API keys (spec part 4, 5.2; DESIGN D3, D15): the value is shown once and never listed. */
+/** API keys (spec part 4, 5.2; D3, D15): the value is shown once and never listed. */
 import { ApiKey, CreatedApiKey } from '../../schemas/api-keys.js';
 import { envelope, list } from '../../schemas/common.js';
 import { expect, expectJsonContentType, expectShape, expectStatus } from '../expect.js';

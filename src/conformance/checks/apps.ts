@@ -1,4 +1,4 @@
-/** Apps (spec part 4; DESIGN D7, D15): create, read, update, delete, list, search, pagination. */
+/** Apps (spec part 4; D7, D15): create, read, update, delete, list, search, pagination. */
 import { App, Deleted } from '../../schemas/apps.js';
 import { envelope, paginated } from '../../schemas/common.js';
 import { expect, expectShape, expectStatus } from '../expect.js';

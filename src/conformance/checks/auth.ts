@@ -1,5 +1,5 @@
 /**
- * The x-api-key rule (spec part 5.1–5.3, DESIGN D3): a missing or invalid key is 401 with
+ * The x-api-key rule (spec part 5.1–5.3, D3): a missing or invalid key is 401 with
  * the error envelope on every endpoint of the spec; a revoked key is 401; the emulator's
  * codes and exemptions.
  */

@@ -1,5 +1,5 @@
 /**
- * Billing (spec part 4; DESIGN D13, D15): usage answers, checkout and portal sessions are made
+ * Billing (spec part 4; D13, D15): usage answers, checkout and portal sessions are made
  * at the emulated provider, and a portal link works until its expiresAt on the emulator clock,
  * not a second longer. The usage figures are checked in figures.ts.
  */

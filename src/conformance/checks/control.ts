@@ -1,4 +1,4 @@
-/** The emulator's control plane (DESIGN D10, D11): clock and event log, checked where /_emulator answers. */
+/** The emulator's control plane (D10, D11): clock and event log, checked where /_emulator answers. */
 import { envelope } from '../../schemas/common.js';
 import { ClockState } from '../../schemas/control.js';
 import { expect, expectShape, expectStatus } from '../expect.js';

@@ -1,5 +1,5 @@
 /**
- * Custom domains (spec part 4; DESIGN D13, D15): a domain is registered pending with its TXT
+ * Custom domains (spec part 4; D13, D15): a domain is registered pending with its TXT
  * record, is not verified without it, and is removed once. The suite has no DNS zone of its own.
  */
 import { envelope } from '../../schemas/common.js';

@@ -1,4 +1,4 @@
-/** Bodies are JSON and failures use the error envelope (spec part 4, part 7; DESIGN D6). */
+/** Bodies are JSON and failures use the error envelope (spec part 4, part 7; D6). */
 import { expect, expectJsonContentType } from '../expect.js';
 import { expectError, expectErrorCode } from '../shapes.js';
 import type { Check } from '../types.js';

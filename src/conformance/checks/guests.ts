@@ -1,5 +1,5 @@
 /**
- * Guest sessions and user sessions (spec part 3.3–3.4, 4, 5.5; DESIGN D4, D15): create, read,
+ * Guest sessions and user sessions (spec part 3.3–3.4, 4, 5.5; D4, D15): create, read,
  * expire (then 410), convert to a user, bulk cleanup, and the session token rules.
  */
 import { envelope } from '../../schemas/common.js';

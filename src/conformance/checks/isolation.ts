@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (DESIGN D3) with --second-api-key: another tenant's records are never
+ * Tenant isolation (D3) with --second-api-key: another tenant's records are never
  * answered, changed or listed. The spec profile wants "not 2xx and not revealed"; the
  * emulator profile wants exactly 404 (never 403, so existence does not leak).
  */

@@ -1,5 +1,5 @@
 /**
- * Rate limits, fault injection and ledger events (spec part 6, 7, 8; DESIGN D11, D16): the
+ * Rate limits, fault injection and ledger events (spec part 6, 7, 8; D11, D16): the
  * emulator answers 429 with Retry-After over the limit, the control plane's faults show up as
  * answers, and a transaction announces tx.completed to the webhooks subscribed to it.
  */

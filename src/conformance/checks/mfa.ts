@@ -1,5 +1,5 @@
 /**
- * MFA (spec part 4, 5.4; DESIGN D5, D15): setup with a TOTP secret, enabling with a code,
+ * MFA (spec part 4, 5.4; D5, D15): setup with a TOTP secret, enabling with a code,
  * challenge and verify, wrong codes, and the 403 `mfa_required` once the session is no longer
  * fresh. Codes are made with `otpauth` (RFC 6238) at the emulator clock's time, as D5 judges them.
  */

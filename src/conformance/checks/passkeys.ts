@@ -1,5 +1,5 @@
 /**
- * Passkeys end to end (spec part 4, 5.5; DESIGN D4, D8, D15) with the suite's software
+ * Passkeys end to end (spec part 4, 5.5; D4, D8, D15) with the suite's software
  * authenticator: register a new person, sign in, and the refusals — a reused challenge, a
  * counter that did not advance, a foreign origin.
  */

@@ -1,5 +1,5 @@
 /**
- * Signed-in users for the checks that need one (DESIGN D4): a guest session is the one sign-in
+ * Signed-in users for the checks that need one (D4): a guest session is the one sign-in
  * a suite can do on its own, so checks of sessions, MFA, wallets, key shares and delegated
  * sessions start from it. Each guest session is expired at the end of the run.
  */

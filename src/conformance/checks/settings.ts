@@ -1,5 +1,5 @@
 /**
- * Tenant settings the emulator checks rely on (DESIGN D3). A used tenant may hold any settings:
+ * Tenant settings the emulator checks rely on (D3). A used tenant may hold any settings:
  * a guest session shorter than the MFA freshness, no WebAuthn origin at all. Where a check needs
  * a setting to hold a value, the run sets it for its own duration and puts back the value it
  * found at the end; it never depends on the value it found. The spec profile changes no setting
@@ -16,7 +16,7 @@ export type TenantSettings = z.infer<typeof Tenant>['settings'];
 type SettingsPatch = NonNullable<UpdateTenantInput['settings']>;
 
 /**
- * Session lifetimes for the run (DESIGN D3's defaults): a session outlives the MFA freshness
+ * Session lifetimes for the run (D3's defaults): a session outlives the MFA freshness
  * and every clock step the checks take while they hold it (about half an hour in all).
  */
 export const RUN_SESSION_SETTINGS = { sessionTtl: '24h', guestTtl: '24h', mfaFreshness: '10m' } as const;

@@ -1,5 +1,5 @@
 /**
- * Telegram sign-in (spec part 4; DESIGN D3, D6, D15): the widget configuration never shows the
+ * Telegram sign-in (spec part 4; D3, D6, D15): the widget configuration never shows the
  * bot token, data with a wrong hash is refused, and — in a tenant of the check's own, whose
  * bot token it sets — signed data signs a user in, again the same user, until its auth_date is
  * more than a day old on the emulator clock.

@@ -1,4 +1,4 @@
-/** Tenant and health (spec part 4; DESIGN D1, D3, D15). */
+/** Tenant and health (spec part 4; D1, D3, D15). */
 import { envelope } from '../../schemas/common.js';
 import { Health, Ready } from '../../schemas/health.js';
 import { Tenant } from '../../schemas/tenant.js';

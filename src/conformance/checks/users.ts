@@ -1,4 +1,4 @@
-/** Users (spec part 4; DESIGN D7, D13, D15): create, read, list, trust_level and search filters. */
+/** Users (spec part 4; D7, D13, D15): create, read, list, trust_level and search filters. */
 import { envelope, paginated } from '../../schemas/common.js';
 import { User } from '../../schemas/users.js';
 import { expect, expectShape, expectStatus } from '../expect.js';

@@ -1,5 +1,5 @@
 /**
- * Wallets, key shares and delegated sessions (spec part 4; DESIGN D4, D13, D15): the claimed
+ * Wallets, key shares and delegated sessions (spec part 4; D4, D13, D15): the claimed
  * wallet's shares recover a key whose public key is the wallet's, shares are stored and
  * deleted, and a delegated session executes and queries on the ledger within its permissions.
  */

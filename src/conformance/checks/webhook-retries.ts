@@ -1,5 +1,5 @@
 /**
- * Retries and the DLQ (spec part 3.1–3.2, 6 "Delivery and retry"; DESIGN D9). On a real
+ * Retries and the DLQ (spec part 3.1–3.2, 6 "Delivery and retry"; D9). On a real
  * deployment the first retry comes after a minute of real time (a `slow` check); on the
  * emulator the control plane's clock advance walks the whole schedule into the DLQ.
  */

@@ -1,4 +1,4 @@
-/** Webhook registrations (spec part 2, 4, 6; DESIGN D8, D15): create, list, update, delete, validation. */
+/** Webhook registrations (spec part 2, 4, 6; D8, D15): create, list, update, delete, validation. */
 import { envelope, list } from '../../schemas/common.js';
 import { Delivery, Webhook, WebhookWithSecret } from '../../schemas/webhooks.js';
 import { verifySignature } from '../../webhooks/signature.js';
