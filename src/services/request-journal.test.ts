@@ -68,6 +68,11 @@ describe('bodies', () => {
     });
   });
 
+  it('keeps a body nested deeper than the stack would take without walking all of it', () => {
+    const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+    expect(JSON.stringify(journalBody(deep))).toContain('not kept');
+  });
+
   it('keeps a text that is not JSON as text, cut to size, and says when a JSON body was too large to keep', () => {
     expect(journalBody('')).toBeNull();
     expect(journalBody('plain')).toBe('plain');

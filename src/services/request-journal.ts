@@ -37,13 +37,18 @@ export interface JournalEntry {
   responseBody: unknown;
 }
 
+/** How deep redact() walks a body; a body of 16 KiB can nest 8,000 levels, more than the stack takes. */
+const REDACT_DEPTH = 64;
+const TOO_DEEP = `(nested deeper than ${REDACT_DEPTH} levels, not kept)`;
+
 /** A JSON value with every secret field's value replaced. */
-export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
+export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (depth >= REDACT_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
-    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field);
+    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field, depth + 1);
   }
   return out;
 }
