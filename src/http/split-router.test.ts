@@ -12,10 +12,7 @@ import { SplitRouter, fixedPrefix, partOfRoute } from './split-router.js';
 function appOn(router: 'default' | 'trie' | 'split' | 'split-interim') {
   const onError = (error: Error, c: Context) => c.json({ error: error.message }, 500);
   const split = new SplitRouter<[H, RouterRoute]>();
-  const app =
-    router === 'default'
-      ? new Hono()
-      : new Hono({ router: router === 'trie' ? new TrieRouter() : split });
+  const app = router === 'default' ? new Hono() : new Hono({ router: router === 'trie' ? new TrieRouter() : split });
   const trace =
     (name: string): MiddlewareHandler =>
     async (c, next) => {

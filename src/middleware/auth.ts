@@ -4,7 +4,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Runtime } from '../runtime.js';
 import { authenticate, presentedKeyHash } from '../services/api-keys.js';
 import type { ApiKeyRecord, TenantRecord } from '../store/records.js';
-import { requestHeader, type AppEnv } from './context.js';
+import type { AppEnv } from './context.js';
 
 /** Whether a path under /v1 needs no key: compared, not hashed as a set lookup would on every call. */
 const keyExempt = (path: string): boolean => path === '/v1/healthz' || path === '/v1/readyz' || path === '/v1/openapi.json';
@@ -37,7 +37,7 @@ export function apiKeyAuth(rt: Runtime): MiddlewareHandler<AppEnv> {
 
   return (c, next) => {
     if (keyExempt(c.req.path)) return next();
-    const value = requestHeader(c, 'x-api-key');
+    const value = c.req.header('x-api-key');
     let accepted = value === undefined ? undefined : recent.get(value);
     if (accepted === undefined || !matches(accepted)) {
       const { tenant, key } = authenticate(rt, value);

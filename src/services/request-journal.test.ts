@@ -37,7 +37,7 @@ describe('RequestJournal', () => {
 
   it('makes an entry with its times, duration and bodies when read, and forgets one tenant', async () => {
     const journal = new RequestJournal(10);
-    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', new JsonText('{"data":{"key":"sk_test_x","name":"ci"}}'));
+    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', JsonText.of({ data: { key: 'sk_test_x', name: 'ci' } }));
     entry.sent = Promise.resolve('{"name":"ci"}');
     answered(journal, 'GET', '/v1/users', 200, 'ten_b');
     const [read] = await journal.list({ tenant: 'ten_a' });

@@ -95,7 +95,7 @@ export interface RawEntry {
   answered: unknown;
 }
 
-/** What c.json() was given, as text: a JsonText (json-text.ts) carries its own. */
+/** What c.json() or jsonAnswer() was given, as text: a JsonText (json-text.ts) carries its own. */
 function answeredText(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   if (value instanceof JsonText) return value.text;
