@@ -309,7 +309,7 @@ async function coldStart(): Promise<void> {
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     return startSvc(copy, undefined, env);
   };
-  // One start that runs long enough to write the code cache (dist/code-cache.js), as any earlier
+  // One start that runs long enough to write the code cache (dist/speed/code-cache.js), as any earlier
   // start after an install does; the "first start" row below goes without it.
   await withServer(svcFrom(dirs[10_000]), () => new Promise((resolve) => setTimeout(resolve, 1_500)));
   const runs = { bare: [] as number[], svc10k: [] as number[], read10k: [] as number[], first10k: [] as number[], svc100k: [] as number[] };

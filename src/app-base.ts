@@ -1,14 +1,14 @@
 /**
  * What every answer of the app goes through (the request id and log line, the request journal,
  * CORS, the error and not-found handlers, the store's catch-up), and the app of the health probes
- * alone that `svc serve` answers with while the whole app is built (http/deferred-app.ts).
+ * alone that `svc serve` answers with while the whole app is built (speed/deferred-app.ts).
  * createApp() (app.ts) builds on the same base, so a probe is answered alike by both.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
-import { SplitRouter } from './http/split-router.js';
+import { SplitRouter } from './speed/split-router.js';
 import { silentLogger, type Logger } from './logger.js';
 import { droppedBody } from './middleware/body.js';
 import type { AppEnv } from './middleware/context.js';

@@ -22,7 +22,7 @@ function sentText(c: Context<AppEnv>): Promise<string> | undefined {
   return (c.req.bodyCache as object as { text?: Promise<string> }).text;
 }
 
-/** Makes c.json() note what it answers, for this request's context only (as response.ts gives it its c.json). */
+/** Makes c.json() note what it answers, for this request's context only (Hono has no hook on what c.json() is given). */
 function noteAnswers(c: Context<AppEnv>, entry: RawEntry): void {
   const json = c.json;
   c.json = ((object: unknown, ...rest: unknown[]) => {
@@ -34,7 +34,7 @@ function noteAnswers(c: Context<AppEnv>, entry: RawEntry): void {
 export function journalRequests(rt: Runtime): MiddlewareHandler<AppEnv> {
   const journal = requestJournal(rt);
   const done = (c: Context<AppEnv>, entry: RawEntry): void => {
-    entry.answered ??= c.get('answered');
+    entry.answeredText = c.get('answered')?.text;
     entry.tenantId = c.get('tenant')?.id ?? entry.tenantId;
     entry.sent ??= sentText(c);
     entry.status = c.res.status;

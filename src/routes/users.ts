@@ -3,9 +3,10 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Runtime } from '../runtime.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';
 import { CreateUserBody, User, UserListQuery } from '../schemas/users.js';
-import { jsonAnswer } from '../http/json-answer.js';
-import { JsonText } from '../json-text.js';
-import { createUser, getUser, listUserRecords, userEnvelopeText, userView, userViewText } from '../services/users.js';
+import { jsonAnswer } from '../speed/json-answer.js';
+import { JsonText } from '../speed/json-text.js';
+import { createUser, getUser, listUserRecords, userView } from '../services/users.js';
+import { userEnvelopeText, userViewText } from '../speed/user-json.js';
 import { API_KEY_SECURITY, newRouter } from './router.js';
 import type { ApiTag } from './openapi-tags.js';
 

@@ -4,7 +4,6 @@
  * called X". It lives in this process's memory, never in the store: it is a view of what this
  * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
  */
-import { JsonText } from '../json-text.js';
 import type { Runtime } from '../runtime.js';
 import type { RequestsFilter } from '../schemas/harness.js';
 
@@ -92,14 +91,15 @@ export interface RawEntry {
   status: number;
   requestId: string;
   sent: Promise<string> | undefined;
+  /** What the route gave c.json(). */
   answered: unknown;
+  /** The JSON text the route answered as it is (speed/json-answer.ts), instead. */
+  answeredText: string | undefined;
 }
 
-/** What c.json() or jsonAnswer() was given, as text: a JsonText (json-text.ts) carries its own. */
-function answeredText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (value instanceof JsonText) return value.text;
-  return JSON.stringify(value);
+/** The answer's JSON text. */
+function answeredText(raw: RawEntry): string | undefined {
+  return raw.answeredText ?? (raw.answered === undefined ? undefined : JSON.stringify(raw.answered));
 }
 
 async function view(raw: RawEntry): Promise<JournalEntry> {
@@ -116,7 +116,7 @@ async function view(raw: RawEntry): Promise<JournalEntry> {
     requestId: raw.requestId,
     durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
     requestBody: journalBody(sent),
-    responseBody: journalBody(answeredText(raw.answered)),
+    responseBody: journalBody(answeredText(raw)),
   };
 }
 
@@ -142,6 +142,7 @@ export class RequestJournal {
       requestId,
       sent: undefined,
       answered: undefined,
+      answeredText: undefined,
     };
   }
 

@@ -1,12 +1,12 @@
 /**
  * JSON text made ahead of the answer, typed by the document it encodes: a route answers a page
  * joined from views serialized once per record (services/users.ts) instead of stringifying
- * twenty objects on every request, and http/json-answer.ts sends it with the route's response
+ * twenty objects on every request, and json-answer.ts sends it with the route's response
  * type. A JsonText is only made from a value (jsonTextOf) or from other JsonTexts, so its type
  * is the type of what was serialized. Anything that stringifies one the usual way still gets
  * the same document (toJSON).
  */
-import type { Page } from './services/pagination.js';
+import type { Page } from '../services/pagination.js';
 
 export class JsonText<T> {
   /** The document the text encodes, as a type only: never set. */

@@ -6,7 +6,7 @@
 import type { Context, TypedResponse } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { JSONParsed } from 'hono/utils/types';
-import type { JsonText } from '../json-text.js';
+import type { JsonText } from './json-text.js';
 import type { AppEnv } from '../middleware/context.js';
 import { JSON_CONTENT_TYPE } from '../middleware/response.js';
 
