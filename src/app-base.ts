@@ -8,6 +8,7 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
+import { ChainRouter } from './speed/chain-router.js';
 import { SplitRouter } from './speed/split-router.js';
 import { silentLogger, type Logger } from './logger.js';
 import { droppedBody } from './middleware/body.js';
@@ -45,7 +46,8 @@ export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppE
     const apiError = toApiError(error, logger, c.get('requestId') ?? '');
     return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
   };
-  const app = new OpenAPIHono<AppEnv>({ router: new SplitRouter() });
+  // One handler per request, synchronous while its steps are (speed/chain-router.ts).
+  const app = new OpenAPIHono<AppEnv>({ router: new ChainRouter(new SplitRouter(), onError) });
 
   app.use('*', responseHeaders(logger), journalRequests(rt));
   // Before the API key: a browser's preflight carries no key.

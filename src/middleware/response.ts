@@ -6,7 +6,7 @@
  * helpers make (c.json(), c.html(), c.body(), redirects, the error and not-found handlers)
  * carries it.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Logger } from '../logger.js';
 import type { AppEnv } from './context.js';
 import { newRequestId } from './request-id.js';
@@ -18,17 +18,24 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
   // Requests are timed and described only for the log line: with --quiet there is none.
   const requestLog = logger.logsRequests === false ? null : logger;
-  return async (c, next) => {
+  const finish = (c: Context<AppEnv>, requestId: string, started: number): void => {
+    const headers = c.res.headers;
+    if (headers.get('content-type') === 'application/json') headers.set('content-type', JSON_CONTENT_TYPE);
+    // An answer a handler built itself, not through Hono's helpers, lacks the id set before.
+    if (!headers.has('x-request-id')) c.header('x-request-id', requestId);
+    requestLog?.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
+  };
+  // Not async: when the rest of the chain answers at once (speed/chain-router.ts), so does this.
+  const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
     const started = requestLog === null ? 0 : performance.now();
     const given = c.req.header('x-request-id');
     const requestId = given !== undefined && REQUEST_ID_PATTERN.test(given) ? given : newRequestId();
     c.set('requestId', requestId);
     c.header('x-request-id', requestId);
-    await next();
-    const headers = c.res.headers;
-    if (headers.get('content-type') === 'application/json') headers.set('content-type', JSON_CONTENT_TYPE);
-    // An answer a handler built itself, not through Hono's helpers, lacks the id set above.
-    if (!headers.has('x-request-id')) c.header('x-request-id', requestId);
-    requestLog?.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
+    const done: unknown = next();
+    if (done instanceof Promise) return done.then(() => finish(c, requestId, started));
+    finish(c, requestId, started);
+    return undefined;
   };
+  return handler as MiddlewareHandler<AppEnv>;
 }
