@@ -1,5 +1,4 @@
 /** The Hono environment every router shares: what middleware puts on the context. */
-import type { JsonText } from '../speed/json-text.js';
 import type { ApiKeyRecord, TenantRecord, UserRecord, UserSessionRecord } from '../store/records.js';
 
 export interface AppEnv {
@@ -10,7 +9,5 @@ export interface AppEnv {
     /** Set by userSession() on routes that act for a signed-in user (D4). */
     session: UserSessionRecord;
     user: UserRecord;
-    /** The JSON text answered by speed/json-answer.ts, for the request journal. */
-    answered: JsonText<unknown>;
   };
 }

@@ -4,8 +4,8 @@
  * and polling the journal would otherwise fill it with itself.
  *
  * The journal keeps what the request already made, not copies: the body text body.ts read and
- * the value the route gave c.json() or jsonAnswer(). Nothing is parsed, copied or stringified here; the journal
- * does that when it is read. Reading the answer back from the Response instead (a clone) made
+ * the answer (c.res). Nothing is parsed, copied or stringified here; the journal does that when
+ * it is read, after the answer was sent: a copy of the answer made here (a clone) made
  * @hono/node-server leave its fast path for every answer.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
@@ -22,19 +22,10 @@ function sentText(c: Context<AppEnv>): Promise<string> | undefined {
   return (c.req.bodyCache as object as { text?: Promise<string> }).text;
 }
 
-/** Makes c.json() note what it answers, for this request's context only (Hono has no hook on what c.json() is given). */
-function noteAnswers(c: Context<AppEnv>, entry: RawEntry): void {
-  const json = c.json;
-  c.json = ((object: unknown, ...rest: unknown[]) => {
-    entry.answered = object;
-    return (json as (...args: unknown[]) => Response)(object, ...rest);
-  }) as Context['json'];
-}
-
 export function journalRequests(rt: Runtime): MiddlewareHandler<AppEnv> {
   const journal = requestJournal(rt);
   const done = (c: Context<AppEnv>, entry: RawEntry): void => {
-    entry.answeredText = c.get('answered')?.text;
+    entry.answer = c.res;
     entry.tenantId = c.get('tenant')?.id ?? entry.tenantId;
     entry.sent ??= sentText(c);
     entry.status = c.res.status;
@@ -45,7 +36,6 @@ export function journalRequests(rt: Runtime): MiddlewareHandler<AppEnv> {
     const url = c.req.url;
     const query = url.indexOf('?');
     const entry = journal.begin(c.req.method, c.req.path, query === -1 ? '' : url.slice(query), c.get('requestId'), rt.clock.nowMs());
-    noteAnswers(c, entry);
     const result = next() as unknown;
     if (isThenable(result)) return Promise.resolve(result).then(() => done(c, entry));
     done(c, entry);

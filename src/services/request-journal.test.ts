@@ -2,17 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import { journalBody, JOURNAL_BODY_CHARS, redact, REDACTED, RequestJournal } from './request-journal.js';
 
-function answered(
-  journal: RequestJournal,
-  method: string,
-  path: string,
-  status: number,
-  tenantId: string | null = null,
-  answer: unknown = { data: {} },
-  answerText?: string,
-) {
+function answered(journal: RequestJournal, method: string, path: string, status: number, tenantId: string | null = null, answerText = '{"data":{}}') {
   const entry = journal.begin(method, path, '', `req_${path}`, Date.parse('2026-11-21T10:00:00.000Z'));
-  Object.assign(entry, { status, tenantId, answered: answer, answeredText: answerText, endedAt: entry.startedAt + 1.5 });
+  const answer = new Response(answerText, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  Object.assign(entry, { status, tenantId, answer, endedAt: entry.startedAt + 1.5 });
   journal.add(entry);
   return entry;
 }
@@ -44,7 +37,7 @@ describe('RequestJournal', () => {
 
   it('makes an entry with its times, duration and bodies when read, and forgets one tenant', async () => {
     const journal = new RequestJournal(10);
-    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', undefined, '{"data":{"key":"sk_test_x","name":"ci"}}');
+    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', '{"data":{"key":"sk_test_x","name":"ci"}}');
     entry.sent = Promise.resolve('{"name":"ci"}');
     answered(journal, 'GET', '/v1/users', 200, 'ten_b');
     const [read] = await journal.list({ tenant: 'ten_a' });

@@ -91,15 +91,20 @@ export interface RawEntry {
   status: number;
   requestId: string;
   sent: Promise<string> | undefined;
-  /** What the route gave c.json(). */
-  answered: unknown;
-  /** The JSON text the route answered as it is (speed/json-answer.ts), instead. */
-  answeredText: string | undefined;
+  /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
+  answer: Response | undefined;
 }
 
-/** The answer's JSON text. */
-function answeredText(raw: RawEntry): string | undefined {
-  return raw.answeredText ?? (raw.answered === undefined ? undefined : JSON.stringify(raw.answered));
+/**
+ * A JSON answer's text, read from a copy of it; none for other answers, or for one whose body
+ * was read as a stream (in-process, by the caller of app.request()).
+ */
+async function answerText(answer: Response | undefined): Promise<string | undefined> {
+  if (answer === undefined || answer.bodyUsed || !answer.headers.get('content-type')?.startsWith('application/json')) return undefined;
+  return answer
+    .clone()
+    .text()
+    .catch(() => undefined);
 }
 
 async function view(raw: RawEntry): Promise<JournalEntry> {
@@ -116,7 +121,7 @@ async function view(raw: RawEntry): Promise<JournalEntry> {
     requestId: raw.requestId,
     durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
     requestBody: journalBody(sent),
-    responseBody: journalBody(answeredText(raw)),
+    responseBody: journalBody(await answerText(raw.answer)),
   };
 }
 
@@ -141,8 +146,7 @@ export class RequestJournal {
       status: 0,
       requestId,
       sent: undefined,
-      answered: undefined,
-      answeredText: undefined,
+      answer: undefined,
     };
   }
 
