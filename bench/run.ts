@@ -4,7 +4,7 @@
  * autocannon and, where it is installed, wrk; then the conformance suite's wall time on
  * loopback and at 150 ms an answer (BENCH_CONFORMANCE=0 skips it). Prints a table and writes
  * bench/results.json. Traffic goes to loopback only; every run is bounded. `npm run bench --
- * reads coldstart` runs only the sections named.
+ * reads coldstart` runs only the sections named (`wrk`: only the paired wrk rows).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
@@ -309,7 +309,7 @@ async function coldStart(): Promise<void> {
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     return startSvc(copy, undefined, env);
   };
-  // One start that runs long enough to write the code cache (dist/code-cache.js), as any earlier
+  // One start that runs long enough to write the code cache (dist/speed/code-cache.js), as any earlier
   // start after an install does; the "first start" row below goes without it.
   await withServer(svcFrom(dirs[10_000]), () => new Promise((resolve) => setTimeout(resolve, 1_500)));
   const runs = { bare: [] as number[], svc10k: [] as number[], read10k: [] as number[], first10k: [] as number[], svc100k: [] as number[] };
@@ -504,6 +504,8 @@ const started = Date.now();
 const only = process.argv.slice(2);
 const sections: Array<[string, () => Promise<void>]> = [
   ['reads', reads],
+  // The paired wrk rows alone (they are part of reads too): the HTTP layer's figures in about two minutes.
+  ['wrk', async () => void rows.push(...(await pairedWrk(await svcDataDir(10_000, log))))],
   ['search', search100k],
   ['writes', writes],
   ['fanout', fanOut],

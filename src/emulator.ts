@@ -2,7 +2,8 @@
  * The emulator as one object: runtime (store, clock), seed, app and HTTP server. `svc serve`
  * and the tests both start it through startEmulator().
  */
-import { createApp } from './app.js';
+import { probeApp } from './app-base.js';
+import { deferredFetch } from './speed/deferred-app.js';
 import { silentLogger } from './logger.js';
 import { openClock } from './clock/persisted.js';
 import { Scheduler } from './clock/scheduler.js';
@@ -144,8 +145,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       await rt.store.compact();
     }
     const keys = fixture?.tenants ?? (await shippedFixtureKeys());
-    const app = createApp(rt, { logger, version: VERSION });
-    const server = await listen(app, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
+    const appOptions = { logger, version: VERSION };
+    const fetch = deferredFetch(probeApp(rt, appOptions), async () => (await import('./app.js')).createApp(rt, appOptions), logger);
+    const server = await listen({ fetch }, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
     let closing: Promise<void> | null = null;
     return {
       rt,

@@ -7,7 +7,7 @@ export type { ApiResult, CallOptions, Client, ClientOptions, Envelope, ErrorBody
 
 export { createRuntime, startEmulator, DEFAULT_HOST, DEFAULT_PORT } from './emulator.js';
 export type { Emulator, EmulatorOptions, SeededKey } from './emulator.js';
-export { createApp, loadEveryArea, API_BASE_PATH } from './app.js';
+export { createApp, API_BASE_PATH } from './app.js';
 export type { AppOptions } from './app.js';
 export type { Runtime, RuntimeOptions } from './runtime.js';
 

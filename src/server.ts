@@ -1,10 +1,8 @@
 /** Starts an app on @hono/node-server and stops it cleanly (drain, then close). */
-import { executionAsyncResource } from 'node:async_hooks';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Hono } from 'hono';
 import { ApiError } from './errors.js';
 
 export class PortInUseError extends Error {
@@ -25,9 +23,6 @@ export interface RunningServer {
   /** Stops accepting, waits up to `graceMs` for in-flight requests, then closes what is left. */
   close(graceMs?: number): Promise<void>;
 }
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyHono = Hono<any, any, any>;
 
 /**
  * A request Node's HTTP parser refuses never reaches the app; answer it in the error envelope
@@ -68,39 +63,11 @@ export async function probePort(options: { port: number; host: string }): Promis
   });
 }
 
-/**
- * One of the records process.nextTick() queues, kept for as long as the process runs (a
- * nextTick callback's executionAsyncResource() is its record).
- *
- * Node builds every record with one object literal whose first two keys are symbols. V8 adds
- * each such key as a transition from one hidden class (map) to the next, and holds those maps
- * weakly: between two turns of the event loop no record is alive, and a full garbage
- * collection then may drop them. Node's HTTP and stream code, which queues several records
- * per request, is optimized in the first seconds of load; what perf shows is that, optimized
- * in such a moment, it calls into V8's runtime to build every record from then on
- * (Runtime_DefineKeyedOwnPropertyInLiteral, MigrateToMap) and is not optimized again. Under
- * wrk that cost a GET by id about 5 µs of CPU and a fifth to a third of its requests a second:
- * in every start warmed with GETs alone (the bundle's text, 3 MB read as latin1, is an
- * external string, which moves when those collections come), and in four of six warmed with
- * GETs and searches. With a record kept, in none of twelve. A record keeps the maps: each
- * holds the one before it.
- */
-let keptTickRecord: object | null = null;
-
-/** The kept record, once the first server has started (for tests). */
-export function keptNextTickRecord(): object | null {
-  return keptTickRecord;
-}
-
-function keepNextTickRecord(): void {
-  if (keptTickRecord !== null) return;
-  process.nextTick(() => {
-    keptTickRecord = executionAsyncResource();
-  });
-}
-
-export async function listen(app: AnyHono, options: { port: number; host: string }): Promise<RunningServer> {
-  keepNextTickRecord();
+/** Serves `app` (a Hono app, or anything with its fetch) on `options.port`. */
+export async function listen(
+  app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> },
+  options: { port: number; host: string },
+): Promise<RunningServer> {
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host }) as Server;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

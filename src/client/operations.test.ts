@@ -5,7 +5,7 @@
  * security asks for, the path parameters in order, and the body or query.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, loadEveryArea } from '../app.js';
+import { createApp } from '../app.js';
 import { createRuntime } from '../emulator.js';
 import { OPERATIONS, type Operation } from '../operations/index.js';
 import type { Runtime } from '../runtime.js';
@@ -19,7 +19,7 @@ const served = new Map<string, string>();
 
 beforeAll(async () => {
   rt = await createRuntime({ inMemory: true });
-  const app = await loadEveryArea(createApp(rt));
+  const app = createApp(rt);
   const document = (await (await app.request('/v1/openapi.json')).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {

@@ -1,5 +1,5 @@
 /**
- * The control plane's guard (DESIGN D11): `/_emulator/*` needs no API key but answers only
+ * The control plane's guard (D11): `/_emulator/*` needs no API key but answers only
  * loopback callers, unless `--admin-token` is set, in which case any caller that sends it
  * as `Authorization: Bearer <token>` is let in as well.
  */

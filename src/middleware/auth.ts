@@ -1,10 +1,10 @@
-/** `x-api-key` authentication (DESIGN D3): sets the tenant and key on the context. */
+/** `x-api-key` authentication (D3): sets the tenant and key on the context. */
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Runtime } from '../runtime.js';
 import { authenticate, presentedKeyHash } from '../services/api-keys.js';
 import type { ApiKeyRecord, TenantRecord } from '../store/records.js';
-import { requestHeader, type AppEnv } from './context.js';
+import type { AppEnv } from './context.js';
 
 /** Whether a path under /v1 needs no key: compared, not hashed as a set lookup would on every call. */
 const keyExempt = (path: string): boolean => path === '/v1/healthz' || path === '/v1/readyz' || path === '/v1/openapi.json';
@@ -32,12 +32,12 @@ export function apiKeyAuth(rt: Runtime): MiddlewareHandler<AppEnv> {
   const stillStored = (accepted: Accepted): boolean =>
     rt.store.get('apiKeys', accepted.key.id) === accepted.key && rt.store.get('tenants', accepted.tenant.id) === accepted.tenant;
   // The memo finds the candidate by value; as in authenticate(), the check itself is a
-  // constant-time compare of the hashes (DESIGN D3), a few dozen nanoseconds.
+  // constant-time compare of the hashes (D3), a few dozen nanoseconds.
   const matches = (accepted: Accepted): boolean => stillStored(accepted) && timingSafeEqual(accepted.presented, accepted.stored);
 
   return (c, next) => {
     if (keyExempt(c.req.path)) return next();
-    const value = requestHeader(c, 'x-api-key');
+    const value = c.req.header('x-api-key');
     let accepted = value === undefined ? undefined : recent.get(value);
     if (accepted === undefined || !matches(accepted)) {
       const { tenant, key } = authenticate(rt, value);

@@ -1,5 +1,5 @@
 /**
- * Request bodies (DESIGN D6): at most 1 MiB (413 payload_too_large), JSON only
+ * Request bodies (D6): at most 1 MiB (413 payload_too_large), JSON only
  * (400 invalid_json), parsed once here so the validators reuse the parsed value.
  */
 import type { IncomingMessage } from 'node:http';

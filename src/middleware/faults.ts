@@ -1,5 +1,5 @@
 /**
- * Injected faults (DESIGN D11), mounted before every /v1 route and before the API key check:
+ * Injected faults (D11), mounted before every /v1 route and before the API key check:
  * a request that matches a fault waits its delay, then answers its status in the error
  * envelope (or, for a delay-only fault, goes on as usual). The answer carries `x-svc-fault`
  * with the fault's id so that nobody mistakes it for a real failure when reading logs.

@@ -1,5 +1,5 @@
 /**
- * The MFA guard (DESIGN D5): on routes that act for a user (after userSession), a user with
+ * The MFA guard (D5): on routes that act for a user (after userSession), a user with
  * MFA enabled must have verified a code recently (the session is MFA-fresh), else 403
  * mfa_required. Applied to key-share retrieve, delete and recover, delegated-session create,
  * and DELETE /mfa.

@@ -1,5 +1,5 @@
 /**
- * Rate limits (DESIGN D16): a token bucket per API key, refilled at the tenant plan's rate
+ * Rate limits (D16): a token bucket per API key, refilled at the tenant plan's rate
  * (or `--rate-limit N` for every key) and holding twice that as a burst. Over the limit:
  * 429 rate_limited with Retry-After. Every /v1 answer that passed auth carries
  * RateLimit-Limit (the burst), RateLimit-Remaining (whole tokens left) and RateLimit-Reset

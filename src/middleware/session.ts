@@ -1,5 +1,5 @@
 /**
- * `Authorization: Bearer <session token>` (DESIGN D4) for routes that act for a signed-in
+ * `Authorization: Bearer <session token>` (D4) for routes that act for a signed-in
  * user; runs after apiKeyAuth, so the token must belong to the key's tenant.
  */
 import type { MiddlewareHandler } from 'hono';

@@ -1,8 +1,4 @@
-/**
- * The operations of routes/users.ts, one createRoute() config each, for the typed client and
- * the OpenAPI document. routes/users.ts, reworked with the HTTP layer, still declares its own
- * three; src/client/operations.test.ts holds them to the same method, path and operationId.
- */
+/** The operations of routes/users.ts, one createRoute() config each, for the router, the typed client and the OpenAPI document. */
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, paginated } from '../schemas/common.js';

@@ -4,10 +4,9 @@
  * same rules and errors as @hono/zod-openapi's validators; other routes go to those validators.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { createRuntime } from '../emulator.js';
-import type { Runtime } from '../runtime.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../services/seed.js';
 import { ACME_KEY } from '../test-support/harness.js';
 import { newRouter } from './router.js';
@@ -35,13 +34,7 @@ function router(params: z.ZodType = Params) {
   return app;
 }
 
-let runtimes: Runtime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes) await rt.close();
-  runtimes = [];
-});
-
-describe('newRouter().openapi()', () => {
+describe('newRouter()', () => {
   it('checks a query and path parameters as the validators of @hono/zod-openapi would read them', async () => {
     const res = await router().request('/things/abc?n=12&tag=a&tag=b');
     expect(res.status).toBe(200);
@@ -78,11 +71,13 @@ describe('newRouter().openapi()', () => {
 
   it('lets the app answer a GET with a query without a promise', async () => {
     const rt = await createRuntime({ inMemory: true });
-    runtimes.push(rt);
-    await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
-    const app = createApp(rt);
-    const answered = app.fetch(new Request('http://localhost/v1/users?page=1&page_size=2&search=a', { headers: { 'x-api-key': ACME_KEY } }));
-    expect(answered).toBeInstanceOf(Response);
-    expect(((await (answered as Response).json()) as { data: unknown[] }).data).toHaveLength(2);
+    try {
+      await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
+      const answered = createApp(rt).fetch(new Request('http://localhost/v1/users?page=1&page_size=2&search=a', { headers: { 'x-api-key': ACME_KEY } }));
+      expect(answered).toBeInstanceOf(Response);
+      expect(((await (answered as Response).json()) as { data: unknown[] }).data).toHaveLength(2);
+    } finally {
+      await rt.close();
+    }
   });
 });

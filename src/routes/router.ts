@@ -1,8 +1,8 @@
-/** Every area's router: an OpenAPIHono whose validation failures become `validation_error`, checked at once where they can be. */
-import { OpenAPIHono, z, type RouteConfig } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+/** Every area's router: an OpenAPIHono whose validation failures become `validation_error`. */
+import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiError, type ErrorDetail } from '../errors.js';
 import type { AppEnv } from '../middleware/context.js';
+import { ApiRouter } from '../speed/api-router.js';
 
 const WHERE: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
 
@@ -20,81 +20,9 @@ export function validationError(issues: readonly z.core.$ZodIssue[], target: str
   return new ApiError('validation_error', `The request ${WHERE[target] ?? target} is not valid`, issueDetails(issues, target));
 }
 
-/** A request's query as the validator of hono/validator reads it: a name given once is a string, given twice an array. */
-function queryOf(c: Context): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  const all = c.req.queries();
-  for (const name in all) {
-    const values = all[name]!;
-    query[name] = values.length === 1 ? values[0]! : values;
-  }
-  return query;
-}
-
-/**
- * The check of a request's query or path parameters against `schema`: the value the validator
- * .openapi() adds would check, the same rules and the same validation_error, but checked at
- * once, not in an async step (zod's async parse, awaited) that made every GET it guarded a
- * chain of promises (middleware/chain-router.ts). A schema that needs an async parse still
- * gets one.
- */
-function checkNow(target: 'query' | 'param', schema: z.ZodType): MiddlewareHandler {
-  const valid = (c: Context, result: z.ZodSafeParseResult<unknown>): void => {
-    if (!result.success) throw validationError(result.error.issues, target);
-    c.req.addValidatedData(target, result.data as object);
-  };
-  return (c, next) => {
-    const value = target === 'query' ? queryOf(c) : c.req.param();
-    let result: z.ZodSafeParseResult<unknown>;
-    try {
-      result = schema.safeParse(value);
-    } catch (error) {
-      if (!(error instanceof z.core.$ZodAsyncError)) throw error;
-      return schema.safeParseAsync(value).then((later) => {
-        valid(c, later);
-        return next();
-      });
-    }
-    valid(c, result);
-    return next();
-  };
-}
-
-/**
- * A router whose validation failures become `validation_error`. Its openapi() checks a route
- * that takes only a query and path parameters (every GET, most DELETEs) with checkNow(); a
- * route with a body, headers or a hook of its own goes to @hono/zod-openapi's as it is. Both
- * describe the route in the OpenAPI document alike.
- */
+/** A router whose validation failures, in any part of a request, become `validation_error` (D6). */
 export function newRouter(): OpenAPIHono<AppEnv> {
-  const router = new OpenAPIHono<AppEnv>({
-    defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error.issues, result.target);
-      return undefined;
-    },
-  });
-  const withAsyncValidators = router.openapi;
-  router.openapi = ((config: RouteConfig, handler: MiddlewareHandler, hook?: unknown) => {
-    const { middleware, hide, ...route } = config;
-    const request = route.request;
-    if (hook !== undefined || request?.body !== undefined || request?.headers !== undefined || request?.cookies !== undefined) {
-      return (withAsyncValidators as (...args: unknown[]) => unknown)(config, handler, hook);
-    }
-    if (!hide) router.openAPIRegistry.registerPath(route);
-    const steps: MiddlewareHandler[] = [
-      ...((middleware === undefined ? [] : [middleware].flat()) as MiddlewareHandler[]),
-      ...(request?.query === undefined ? [] : [checkNow('query', request.query)]),
-      ...(request?.params === undefined ? [] : [checkNow('param', request.params as z.ZodType)]),
-    ];
-    (router.on as (method: string[], path: string[], ...handlers: MiddlewareHandler[]) => unknown)(
-      [route.method],
-      [route.path.replaceAll(/\/{(.+?)}/g, '/:$1')],
-      ...steps,
-      handler,
-    );
-    return router;
-  }) as typeof withAsyncValidators;
-  return router;
+  return new ApiRouter<AppEnv>(validationError);
 }
 
 /** Operation security: every /v1 route but health and the document needs the key (D3). */

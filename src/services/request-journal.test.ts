@@ -1,11 +1,11 @@
 /** The request journal on its own: bounded, filtered, and bodies redacted when read. */
 import { describe, expect, it } from 'vitest';
-import { JsonText } from '../json-text.js';
 import { journalBody, JOURNAL_BODY_CHARS, redact, REDACTED, RequestJournal } from './request-journal.js';
 
-function answered(journal: RequestJournal, method: string, path: string, status: number, tenantId: string | null = null, answer: unknown = { data: {} }) {
+function answered(journal: RequestJournal, method: string, path: string, status: number, tenantId: string | null = null, answerText = '{"data":{}}') {
   const entry = journal.begin(method, path, '', `req_${path}`, Date.parse('2026-11-21T10:00:00.000Z'));
-  Object.assign(entry, { status, tenantId, answered: answer, endedAt: entry.startedAt + 1.5 });
+  const answer = new Response(answerText, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+  Object.assign(entry, { status, tenantId, answer, endedAt: entry.startedAt + 1.5 });
   journal.add(entry);
   return entry;
 }
@@ -37,7 +37,7 @@ describe('RequestJournal', () => {
 
   it('makes an entry with its times, duration and bodies when read, and forgets one tenant', async () => {
     const journal = new RequestJournal(10);
-    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', new JsonText('{"data":{"key":"sk_test_x","name":"ci"}}'));
+    const entry = answered(journal, 'POST', '/v1/api-keys', 201, 'ten_a', '{"data":{"key":"sk_test_x","name":"ci"}}');
     entry.sent = Promise.resolve('{"name":"ci"}');
     answered(journal, 'GET', '/v1/users', 200, 'ten_b');
     const [read] = await journal.list({ tenant: 'ten_a' });
@@ -66,6 +66,11 @@ describe('bodies', () => {
       code: null,
       shares: REDACTED,
     });
+  });
+
+  it('keeps a body nested deeper than the stack would take without walking all of it', () => {
+    const deep = `${'['.repeat(8000)}${']'.repeat(8000)}`;
+    expect(JSON.stringify(journalBody(deep))).toContain('not kept');
   });
 
   it('keeps a text that is not JSON as text, cut to size, and says when a JSON body was too large to keep', () => {

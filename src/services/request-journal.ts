@@ -4,7 +4,6 @@
  * called X". It lives in this process's memory, never in the store: it is a view of what this
  * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
  */
-import { JsonText } from '../json-text.js';
 import type { Runtime } from '../runtime.js';
 import type { RequestsFilter } from '../schemas/harness.js';
 
@@ -37,13 +36,18 @@ export interface JournalEntry {
   responseBody: unknown;
 }
 
+/** How deep redact() walks a body; a body of 16 KiB can nest 8,000 levels, more than the stack takes. */
+const REDACT_DEPTH = 64;
+const TOO_DEEP = `(nested deeper than ${REDACT_DEPTH} levels, not kept)`;
+
 /** A JSON value with every secret field's value replaced. */
-export function redact(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redact);
+export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
+  if (depth >= REDACT_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
-    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field);
+    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field, depth + 1);
   }
   return out;
 }
@@ -87,14 +91,20 @@ export interface RawEntry {
   status: number;
   requestId: string;
   sent: Promise<string> | undefined;
-  answered: unknown;
+  /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
+  answer: Response | undefined;
 }
 
-/** What c.json() was given, as text: a JsonText (json-text.ts) carries its own. */
-function answeredText(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (value instanceof JsonText) return value.text;
-  return JSON.stringify(value);
+/**
+ * A JSON answer's text, read from a copy of it; none for other answers, or for one whose body
+ * was read as a stream (in-process, by the caller of app.request()).
+ */
+async function answerText(answer: Response | undefined): Promise<string | undefined> {
+  if (answer === undefined || answer.bodyUsed || !answer.headers.get('content-type')?.startsWith('application/json')) return undefined;
+  return answer
+    .clone()
+    .text()
+    .catch(() => undefined);
 }
 
 async function view(raw: RawEntry): Promise<JournalEntry> {
@@ -111,7 +121,7 @@ async function view(raw: RawEntry): Promise<JournalEntry> {
     requestId: raw.requestId,
     durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
     requestBody: journalBody(sent),
-    responseBody: journalBody(answeredText(raw.answered)),
+    responseBody: journalBody(await answerText(raw.answer)),
   };
 }
 
@@ -136,7 +146,7 @@ export class RequestJournal {
       status: 0,
       requestId,
       sent: undefined,
-      answered: undefined,
+      answer: undefined,
     };
   }
 

@@ -3,7 +3,6 @@
  * its party and pre-generated wallet when created, so `user.created` can carry `partyId`.
  */
 import { conflict, notFound } from '../errors.js';
-import { envelopeText, itemOfEnvelope, type JsonText } from '../json-text.js';
 import { newId } from '../ids.js';
 import { createPartyKeys } from '../crypto/party.js';
 import type { Runtime } from '../runtime.js';
@@ -38,24 +37,6 @@ export function userView(user: UserRecord): UserView {
     createdAt: user.createdAt,
     updatedAt: user.updatedAt,
   };
-}
-
-/**
- * Each user's view in its envelope as JSON text, made once per record (records are replaced,
- * never changed in place): GET /users/{id} answers it as it is, with nothing to join or
- * flatten per request, and a page takes the view out of it.
- */
-const envelopes = new WeakMap<UserRecord, JsonText>();
-
-export function userEnvelopeText(user: UserRecord): JsonText {
-  let text = envelopes.get(user);
-  if (text === undefined) envelopes.set(user, (text = envelopeText(JSON.stringify(userView(user)))));
-  return text;
-}
-
-/** The JSON text of the user's view. */
-export function userViewText(user: UserRecord): string {
-  return itemOfEnvelope(userEnvelopeText(user));
 }
 
 export function emailKey(tenantId: string, email: string): string {

@@ -7,7 +7,6 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { loadUndici } from '../../undici.js';
-import { createApp } from '../../app.js';
 import { createRuntime, DEFAULT_HOST, DEFAULT_PORT } from '../../emulator.js';
 import { VERSION } from '../../version.js';
 import { originOf } from '../control-client.js';
@@ -33,6 +32,8 @@ function parseServer(text: string): string {
 async function inProcess(server: string): Promise<string> {
   const rt = await createRuntime({ inMemory: true });
   try {
+    // Loaded here, not at the CLI's start: the app's modules are most of what a start would evaluate.
+    const { createApp } = await import('../../app.js');
     // Asked for at the origin it is made for: the document's servers is the origin of the request.
     const answer = await createApp(rt, { version: VERSION }).request(`${server}/v1/openapi.json`);
     if (answer.status !== 200) throw new CliError(`the app could not make its OpenAPI document (HTTP ${answer.status})`);

@@ -1,23 +1,18 @@
 /**
- * The app's routers (split-router.ts, chain-router.ts): the same answers as Hono's own
- * SmartRouter and compose(), in the same order, through the same error and not-found
- * handlers, and synchronous where every step is.
+ * The app's router (split-router.ts): the same answers as Hono's own SmartRouter and
+ * TrieRouter, in the same order, through the same error and not-found handlers.
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { H, RouterRoute } from 'hono/types';
 import { describe, expect, it } from 'vitest';
-import { ChainRouter } from './chain-router.js';
 import { SplitRouter, fixedPrefix, partOfRoute } from './split-router.js';
 
 /** An app that writes down the order its handlers ran in, on the router given (split: with the split made, or still on its first TrieRouter). */
-function appOn(router: 'default' | 'trie' | 'split' | 'split-interim' | 'chain' | 'chain-interim') {
+function appOn(router: 'default' | 'trie' | 'split' | 'split-interim') {
   const onError = (error: Error, c: Context) => c.json({ error: error.message }, 500);
   const split = new SplitRouter<[H, RouterRoute]>();
-  const app =
-    router === 'default'
-      ? new Hono()
-      : new Hono({ router: router === 'trie' ? new TrieRouter() : router.startsWith('chain') ? new ChainRouter(split, onError) : split });
+  const app = router === 'default' ? new Hono() : new Hono({ router: router === 'trie' ? new TrieRouter() : split });
   const trace =
     (name: string): MiddlewareHandler =>
     async (c, next) => {
@@ -41,7 +36,7 @@ function appOn(router: 'default' | 'trie' | 'split' | 'split-interim' | 'chain' 
     await Promise.resolve();
     throw new Error('late boom');
   });
-  if (router === 'split' || router === 'chain') split.split();
+  if (router === 'split') split.split();
   return app;
 }
 
@@ -69,14 +64,12 @@ async function answers(app: Hono): Promise<unknown[]> {
   return out;
 }
 
-describe('SplitRouter and ChainRouter', () => {
+describe('SplitRouter', () => {
   it('answer every request as Hono does on its own routers, handlers in the order they were added', async () => {
     const expected = await answers(appOn('default'));
     expect(await answers(appOn('trie'))).toEqual(expected);
     expect(await answers(appOn('split'))).toEqual(expected);
     expect(await answers(appOn('split-interim'))).toEqual(expected);
-    expect(await answers(appOn('chain'))).toEqual(expected);
-    expect(await answers(appOn('chain-interim'))).toEqual(expected);
     expect(expected).toContainEqual(['GET', '/v1/users/me/wallet', 200, JSON.stringify({ route: 'wallet', seen: ['all', 'v1', 'wallet'] })]);
     expect(expected).toContainEqual(['POST', '/v1/guests/gst_1/convert', 200, JSON.stringify({ route: 'convert', id: 'gst_1', seen: ['all', 'v1'] })]);
   });
@@ -179,44 +172,5 @@ describe('SplitRouter and ChainRouter', () => {
     expect(names('/v1/users/me/wallet/x')).toEqual(['wallet mw']);
     expect(names('/v1/users/me/walletx')).toEqual([]);
     expect(names('/v1/users/usr_1')).toEqual(['user']);
-  });
-
-  it('answers synchronously when every step does, and through a promise when one does not', async () => {
-    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(error.message, 500)) });
-    app.use('*', (c, next) => next());
-    app.get('/sync', (c) => c.text('sync'));
-    app.get('/async', async (c) => c.text('async'));
-    const sync = app.fetch(new Request('http://x/sync'));
-    expect(sync).toBeInstanceOf(Response);
-    expect(await (sync as Response).text()).toBe('sync');
-    const later = app.fetch(new Request('http://x/async'));
-    expect(later).toBeInstanceOf(Promise);
-    expect(await (await later).text()).toBe('async');
-  });
-
-  it('hands an error to the error handler at the step that threw, so the middleware around it see an answer', async () => {
-    const seen: string[] = [];
-    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(`handled ${error.message}`, 418)) });
-    app.onError((error, c) => c.text(`handled ${error.message}`, 418));
-    app.use('*', async (c, next) => {
-      await next();
-      seen.push(`after: ${c.res.status}`);
-    });
-    app.get('/throws', () => {
-      throw new Error('no');
-    });
-    const response = await app.request('/throws');
-    expect([response.status, await response.text(), seen]).toEqual([418, 'handled no', ['after: 418']]);
-  });
-
-  it('fails a middleware that calls next() twice, as compose() does', async () => {
-    const app = new Hono({ router: new ChainRouter(new SplitRouter(), (error, c) => c.text(error.message, 500)) });
-    app.use('*', async (_c, next) => {
-      await next();
-      await next();
-    });
-    app.get('/', (c) => c.text('once'));
-    const response = await app.request('/');
-    expect([response.status, await response.text()]).toEqual([500, 'next() called multiple times']);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonText, envelopeText, itemOfEnvelope, pageText } from './json-text.js';
+import { JsonText } from './json-text.js';
 
 const item = fc.record({ id: fc.string(), name: fc.option(fc.string()), n: fc.integer(), tags: fc.array(fc.string(), { maxLength: 3 }) });
 const page = fc.record({
@@ -15,7 +15,7 @@ describe('JSON text made ahead', () => {
   it('a page from item texts is the very text JSON.stringify makes of the page', () => {
     fc.assert(
       fc.property(page, (value) => {
-        expect(pageText(value, (entry) => JSON.stringify(entry)).text).toBe(JSON.stringify(value));
+        expect(JsonText.page(value, (entry) => JsonText.of(entry)).text).toBe(JSON.stringify(value));
       }),
     );
   });
@@ -23,15 +23,15 @@ describe('JSON text made ahead', () => {
   it('an envelope around an item text is the text of { data: item }, and gives the item back', () => {
     fc.assert(
       fc.property(item, (value) => {
-        const envelope = envelopeText(JSON.stringify(value));
+        const envelope = JsonText.envelope(JsonText.of(value));
         expect(envelope.text).toBe(JSON.stringify({ data: value }));
-        expect(itemOfEnvelope(envelope)).toBe(JSON.stringify(value));
+        expect(JsonText.itemOf(envelope).text).toBe(JSON.stringify(value));
       }),
     );
   });
 
   it('stringified the usual way (not through the app), it is still the same document', () => {
-    const text = new JsonText('{"data":[{"id":"usr_1"}],"total":1}');
+    const text = JsonText.of({ data: [{ id: 'usr_1' }], total: 1 });
     expect(JSON.stringify({ wrapped: text })).toBe('{"wrapped":{"data":[{"id":"usr_1"}],"total":1}}');
   });
 });

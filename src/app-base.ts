@@ -1,0 +1,70 @@
+/**
+ * What every answer of the app goes through (the request id and log line, the request journal,
+ * CORS, the error and not-found handlers, the store's catch-up), and the app of the health probes
+ * alone that `svc serve` answers with while the whole app is built (speed/deferred-app.ts).
+ * createApp() (app.ts) builds on the same base, so a probe is answered alike by both.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError } from './errors.js';
+import { ChainRouter } from './speed/chain-router.js';
+import { SplitRouter } from './speed/split-router.js';
+import { silentLogger, type Logger } from './logger.js';
+import { droppedBody } from './middleware/body.js';
+import type { AppEnv } from './middleware/context.js';
+import { corsFor } from './middleware/cors.js';
+import { journalRequests } from './middleware/journal.js';
+import { responseHeaders } from './middleware/response.js';
+import { storeSync } from './middleware/store-sync.js';
+import { healthRoutes } from './routes/health.js';
+import type { Runtime } from './runtime.js';
+
+export const API_BASE_PATH = '/v1';
+
+export interface AppOptions {
+  logger?: Logger;
+  version?: string;
+}
+
+/** Turns anything thrown into the error envelope; never a stack trace (D6). */
+function toApiError(error: unknown, logger: Logger, requestId: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof HTTPException) {
+    if (error.status === 400) return new ApiError('invalid_json', error.message || 'The request body is not valid JSON');
+    if (error.status === 413) return new ApiError('payload_too_large', 'The request body is larger than 1 MiB');
+    if (error.status === 415) return new ApiError('invalid_json', 'Send the body as JSON with the header Content-Type: application/json');
+  }
+  logger.log('error', 'unhandled error', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  return new ApiError('internal_error', 'Something went wrong inside the emulator; the server log has the details');
+}
+
+/** The app's middleware and handlers that come before any route. */
+export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+  const logger = options.logger ?? silentLogger;
+  const onError: ErrorHandler<AppEnv> = (error, c) => {
+    const apiError = toApiError(error, logger, c.get('requestId') ?? '');
+    return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
+  };
+  // One handler per request, synchronous while its steps are (speed/chain-router.ts).
+  const app = new OpenAPIHono<AppEnv>({ router: new ChainRouter(new SplitRouter(), onError) });
+
+  app.use('*', responseHeaders(logger), journalRequests(rt));
+  // Before the API key: a browser's preflight carries no key.
+  const cors = corsFor(rt, rt.options.cors);
+  if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);
+
+  app.onError(onError);
+  app.notFound((c) => {
+    const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);
+    return c.json(error.toBody(), 404);
+  });
+
+  app.use('*', storeSync(rt), droppedBody());
+  return app;
+}
+
+/** The base and the health probes at the root (`/healthz`, `/readyz`), as createApp() mounts them. */
+export function probeApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+  return baseApp(rt, options).route('/', healthRoutes(rt));
+}
