@@ -5,8 +5,8 @@
  * proxy in front of the emulator with a wrong state, a wrong figure, a wrong window or a wrong
  * transition, and the check that names the rule failing with it.
  */
-import { describe, it } from 'vitest';
-import { breakageTarget, is, onOk, onStatus, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
+import { describe } from 'vitest';
+import { breakageTarget, itFailsOnEach, is, onOk, onStatus, type BreakageCase as Case } from '../src/test-support/breakage-run.js';
 import type { ProxiedResponse } from '../src/test-support/broken-server.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
@@ -294,12 +294,7 @@ const CASES: Case[] = [
 ];
 
 describe('the conformance suite, three breakages and more in every area', () => {
-  it.each(CASES)(
-    'fails when $name',
-    async (breakageCase) => {
-      memory = {};
-      await target.expectCaught(breakageCase);
-    },
-    30_000,
-  );
+  itFailsOnEach(target, CASES, () => {
+    memory = {};
+  });
 });

@@ -4,8 +4,8 @@
  * enabled, a delivery retried from the DLQ — and the order and filters of listings. Each
  * breakage answers the right shape with a wrong state, and the check that names the rule fails.
  */
-import { describe, it } from 'vitest';
-import { breakageTarget, is, json, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
+import { describe } from 'vitest';
+import { breakageTarget, itFailsOnEach, is, json, onOk, type BreakageCase as Case, type Body } from '../src/test-support/breakage-run.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 
 const target = breakageTarget();
@@ -209,12 +209,7 @@ const CASES: Case[] = [
 ];
 
 describe('the conformance suite against wrong lifecycles and listings', () => {
-  it.each(CASES)(
-    'fails when $name',
-    async (breakageCase) => {
-      memory = {};
-      await target.expectCaught(breakageCase);
-    },
-    30_000,
-  );
+  itFailsOnEach(target, CASES, () => {
+    memory = {};
+  });
 });

@@ -24,6 +24,3 @@ export function validationError(issues: readonly z.core.$ZodIssue[], target: str
 export function newRouter(): OpenAPIHono<AppEnv> {
   return new ApiRouter<AppEnv>(validationError);
 }
-
-/** Operation security: every /v1 route but health and the document needs the key (D3). */
-export const API_KEY_SECURITY = [{ ApiKeyAuth: [] }];

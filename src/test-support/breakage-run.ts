@@ -4,7 +4,7 @@
  * editors of the proxied answers. Each case names the check that must fail and the rule its
  * reason must carry.
  */
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { CATALOGUE } from '../conformance/catalogue.js';
 import { preflight } from '../conformance/preflight.js';
 import { runSuite, type RunReport } from '../conformance/runner.js';
@@ -90,3 +90,18 @@ export const onStatus =
   (status: number, method: string, path: RegExp, edit: (body: Body) => void) =>
   (q: ProxiedRequest, r: ProxiedResponse): ProxiedResponse | undefined =>
     is(q, method, path) && r.status === status ? json(r, edit) : undefined;
+
+/**
+ * One test per case: its check run alone through its breakage and held failed for its rule.
+ * `fresh` runs before each (a file's memory of what its breakages saw).
+ */
+export function itFailsOnEach(target: ReturnType<typeof breakageTarget>, cases: BreakageCase[], fresh: () => void = () => {}): void {
+  it.each(cases)(
+    'fails when $name',
+    async (breakageCase) => {
+      fresh();
+      await target.expectCaught(breakageCase);
+    },
+    30_000,
+  );
+}
