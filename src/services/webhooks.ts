@@ -8,6 +8,7 @@ import { newId, randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView } from '../schemas/webhooks.js';
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
+import { orphaned } from '../webhooks/dispatcher.js';
 import { sampleEventData } from '../webhooks/event-types.js';
 import { hostLookup, resolveTarget, urlHost } from '../webhooks/target-lookup.js';
 import { targetPolicy, type TargetRefusal } from '../webhooks/targets.js';
@@ -128,10 +129,7 @@ export async function deleteWebhook(rt: Runtime, tenantId: string, id: string): 
     // Read inside the write: on a shared store it runs on current records, so a delivery
     // another process made for this webhook a moment ago is orphaned too, not left waiting.
     const deliveries = rt.store.ofTenant('deliveries', tenantId).filter((delivery) => delivery.webhookId === id);
-    for (const delivery of deliveries) {
-      const waiting = delivery.status === 'pending' || delivery.status === 'failed';
-      rt.store.update('deliveries', delivery.id, { orphanedAt: now, updatedAt: now, ...(waiting ? { status: 'dead', nextAttemptAt: null } : {}) });
-    }
+    for (const delivery of deliveries) rt.store.update('deliveries', delivery.id, orphaned(delivery, now));
   });
 }
 

@@ -32,6 +32,15 @@ export function subscribes(webhook: WebhookRecord, type: string): boolean {
   return webhook.enabled && (webhook.events.includes(ALL_EVENTS) || webhook.events.includes(type));
 }
 
+/**
+ * What a delivery becomes when its webhook is gone: kept for its history, marked orphaned; one
+ * still waiting for an attempt goes to the DLQ for good (there is no URL or secret to send it with).
+ */
+export function orphaned(delivery: DeliveryRecord, now: string): Partial<DeliveryRecord> {
+  const waiting = delivery.status === 'pending' || delivery.status === 'failed';
+  return { orphanedAt: now, updatedAt: now, ...(waiting ? { status: 'dead' as const, nextAttemptAt: null } : {}) };
+}
+
 export class Dispatcher implements Deliveries {
   readonly #rt: Runtime;
   readonly #schedule: readonly number[];
@@ -203,14 +212,13 @@ export class Dispatcher implements Deliveries {
     await this.#record(delivery, attempt, outcome.ok, RECORD_RETRY_FIRST_MS);
   }
 
-  /** A delivery still waiting whose webhook is gone goes to the DLQ as orphaned, as the webhook's deletion would have sent it. */
+  /** A delivery still waiting whose webhook is gone is orphaned, as the webhook's deletion would have done. */
   async #orphan(delivery: DeliveryRecord): Promise<void> {
     const { store, clock } = this.#rt;
     await store.write(() => {
       const current = store.get('deliveries', delivery.id);
       if (!current || current.nextAttemptAt === null || store.get('webhooks', current.webhookId)) return;
-      const now = clock.iso();
-      store.update('deliveries', current.id, { status: 'dead', orphanedAt: now, nextAttemptAt: null, updatedAt: now });
+      store.update('deliveries', current.id, orphaned(current, clock.iso()));
     });
   }
 
