@@ -5,11 +5,13 @@
  * against svc, not against another deployment of the API.
  */
 import type { z } from '@hono/zod-openapi';
-import type { CreateTenantInput } from '../schemas/harness.js';
+import type { CreateTenantInput, JournalEntry, RecordedEvent } from '../schemas/harness.js';
 import type { Delivery, DeliveryStatus } from '../schemas/webhooks.js';
 import type { FixtureInput } from '../schemas/fixture.js';
 import type { ApiResult, CallOptions } from './transport.js';
 import { unwrap } from './transport.js';
+
+export type { JournalEntry, RecordedEvent };
 
 type R<T> = Promise<ApiResult<{ data: T }>>;
 type Control = <T>(method: string, path: string, extra?: CallOptions) => Promise<ApiResult<T>>;
@@ -18,22 +20,6 @@ export interface TestTenant {
   tenant: { id: string; name: string; plan: string };
   apiKey: string;
   template: string | null;
-}
-
-/** One request the emulator answered, as the journal keeps it (bodies with secrets redacted). */
-export interface JournalEntry {
-  seq: number;
-  time: string;
-  emulatedTime: string;
-  tenantId: string | null;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  requestId: string;
-  durationMs: number;
-  requestBody: unknown;
-  responseBody: unknown;
 }
 
 export interface RequestFilter {
@@ -46,15 +32,6 @@ export interface RequestFilter {
   requestId?: string;
   after?: number;
   limit?: number;
-}
-
-export interface RecordedEvent {
-  id: string;
-  tenantId: string;
-  type: string;
-  created_at: string;
-  api_version: string;
-  data: Record<string, unknown>;
 }
 
 export type ControlDelivery = z.infer<typeof Delivery> & { tenantId: string; webhookDeleted: boolean };

@@ -59,3 +59,33 @@ export const RedeliverBody = z
     tenant: z.string().max(100).optional(),
   })
   .refine((body) => body.eventId !== undefined || body.since !== undefined, { message: 'give eventId or since', path: ['eventId'] });
+
+/** One request the emulator answered, as `GET /_emulator/requests` lists it (bodies with secrets redacted). */
+export interface JournalEntry {
+  /** Increases by one per request this process answered; `after` filters on it. */
+  seq: number;
+  /** Real (wall-clock) time the request arrived, ISO. */
+  time: string;
+  /** The emulator clock when it arrived, ISO (D10). */
+  emulatedTime: string;
+  tenantId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  requestId: string;
+  durationMs: number;
+  /** The JSON body as sent, secrets redacted; null when there was none. */
+  requestBody: unknown;
+  responseBody: unknown;
+}
+
+/** An event of the log, as it is stored and as `GET /_emulator/events` lists it (D8). */
+export interface RecordedEvent {
+  id: string;
+  tenantId: string;
+  type: string;
+  created_at: string;
+  api_version: string;
+  data: Record<string, unknown>;
+}

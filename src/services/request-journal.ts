@@ -5,7 +5,7 @@
  * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
  */
 import type { Runtime } from '../runtime.js';
-import type { RequestsFilter } from '../schemas/harness.js';
+import type { JournalEntry, RequestsFilter } from '../schemas/harness.js';
 
 /** How many requests the journal keeps; the oldest go first. */
 export const JOURNAL_CAPACITY = 1000;
@@ -16,25 +16,6 @@ export const REDACTED = '[redacted]';
 
 /** Field names whose values are secrets wherever they appear in a body (keys, webhook secrets, tokens, shares, codes). */
 const SECRET_FIELD = /^(key|apiKey|secret|token|sessionToken|botToken|password|code|share|shares|privateKey|otpauthUrl|otpauthUri|recoveryCodes)$/i;
-
-export interface JournalEntry {
-  /** Increases by one per request this process answered; `after` filters on it. */
-  seq: number;
-  /** Real (wall-clock) time the request arrived, ISO. */
-  time: string;
-  /** The emulator clock when it arrived, ISO (D10). */
-  emulatedTime: string;
-  tenantId: string | null;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  requestId: string;
-  durationMs: number;
-  /** The JSON body as sent, secrets redacted; null when there was none. */
-  requestBody: unknown;
-  responseBody: unknown;
-}
 
 /** How deep redact() walks a body; a body of 16 KiB can nest 8,000 levels, more than the stack takes. */
 const REDACT_DEPTH = 64;
@@ -77,19 +58,12 @@ function pathMatches(path: string, wanted: string): boolean {
  * One request as the middleware leaves it: what the request already made (the body text's
  * promise, the value given to c.json()), made into a JournalEntry only when the journal is read.
  */
-export interface RawEntry {
-  seq: number;
+export interface RawEntry extends Pick<JournalEntry, 'seq' | 'tenantId' | 'method' | 'path' | 'query' | 'status' | 'requestId'> {
   /** Date.now() and the emulator clock (ms) when it arrived; performance.now() when it arrived and ended. */
   wallMs: number;
   emulatedMs: number;
   startedAt: number;
   endedAt: number;
-  tenantId: string | null;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  requestId: string;
   sent: Promise<string> | undefined;
   /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
   answer: Response | undefined;

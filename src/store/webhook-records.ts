@@ -2,16 +2,11 @@
  * The records of the event log and its delivery (D8, D9): events, webhooks, and each delivery
  * of an event to a webhook with its attempts.
  */
+import type { RecordedEvent } from '../schemas/harness.js';
 import type { Sealed } from './wallet-records.js';
 
-export interface EventRecord {
-  id: string;
-  tenantId: string;
-  type: string;
-  created_at: string;
-  api_version: string;
-  data: Record<string, unknown>;
-}
+/** An event of the log: stored as the control plane lists it. */
+export type EventRecord = RecordedEvent;
 
 export interface WebhookRecord {
   id: string;

@@ -1,7 +1,7 @@
 /** `svc requests`: a running emulator's request journal, oldest first, or followed as it grows (`--tail`). */
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import type { JournalEntry } from '../../services/request-journal.js';
+import type { JournalEntry } from '../../schemas/harness.js';
 import { controlRequest } from '../control-client.js';
 import { CliError, parseIntegerOption } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
