@@ -1,13 +1,15 @@
 /**
  * The PostgreSQL store's rows (issues 20, 31): `GET /v1/users/:id`, and `POST /v1/apps` as one
- * tenant and as three (each connection one tenant's), against one `svc serve --store
+ * tenant and as three (each request the next tenant's), against one `svc serve --store
  * postgres://…` process, then against three on the same database (the load split evenly, each
  * process taking a third of the connections), and the ratio 3 ÷ 1 (target 0.8 for reads and
- * three tenants' writes). The
- * server is Debian's PostgreSQL, started on a loopback port in a temp dir like the tests'
- * (src/test-support/postgres.ts); without it the rows are left out, saying so. Unlike the other
- * rows, the svc processes are not pinned to one core: three processes on one core would
- * measure only that core. They share the machine with PostgreSQL and the load generator.
+ * three tenants' writes). The load comes from wrk where it is installed: autocannon, one Node
+ * process, spends about as much CPU a request as svc does, and on two cores that leaves the
+ * servers one core between them whatever their number. The server is Debian's PostgreSQL,
+ * started on a loopback port in a temp dir like the tests' (src/test-support/postgres.ts);
+ * without it the rows are left out, saying so. Unlike the other rows, the svc processes are not
+ * pinned to one core: three processes on one core would measure only that core. They share the
+ * machine with PostgreSQL and the load generator.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,33 +19,65 @@ import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../../src/se
 import { postgresAvailability, startPostgres, type TestPostgres } from '../../src/test-support/postgres.js';
 import { addBenchUsers } from './data.js';
 import { ACME_KEY } from './data.js';
-import { CONNECTIONS, load, type LoadResult } from './load.js';
+import { CONNECTIONS, load, SECONDS, type LoadResult } from './load.js';
+import { WRK, wrk } from './wrk.js';
 import { availableParallelism } from 'node:os';
 import { freePort, startServer, type ServerProcess } from './processes.js';
+import { median } from './paired.js';
 import type { Row } from './report.js';
 import { SVC_BIN } from './servers.js';
 
 const acme = { 'x-api-key': ACME_KEY };
 const USERS = 200;
+/** Rounds of one process then three (BENCH_PG_ROUNDS). */
+const ROUNDS = Number(process.env['BENCH_PG_ROUNDS'] ?? 3);
+
+/** What a row loads each process with: GETs of these paths, or POSTs of a numbered body as each tenant in turn. */
+type Work = { get: readonly string[] } | { post: { path: string; body: string; apiKeys: readonly string[] } };
+
+/** One load run against one process: wrk where installed, else autocannon. */
+function loadOne(server: ServerProcess, work: Work, connections: number): Promise<LoadResult> {
+  if (WRK) return wrk({ url: server.url, connections, ...('get' in work ? { headers: acme, paths: work.get } : { post: work.post }) });
+  let n = 0;
+  if ('get' in work) return load({ url: server.url, headers: acme, connections, next: (i) => ({ path: work.get[i % work.get.length]! }) });
+  const { path, body, apiKeys } = work.post;
+  return load({
+    url: server.url,
+    method: 'POST',
+    connections,
+    // autocannon's headers are per run, so each tenant gets its own run (a third of the connections).
+    headers: { 'x-api-key': apiKeys[0]! },
+    next: () => ({ path, body: body.replace('{n}', String(++n)) }),
+  });
+}
+
+/** CPU seconds the servers used so far (undefined without /proc). */
+const cpuOf = (servers: ServerProcess[]): number | undefined =>
+  servers.reduce<number | undefined>((sum, server) => (sum === undefined || server.cpuSeconds() === undefined ? undefined : sum + server.cpuSeconds()!), 0);
 
 /**
- * Load split over `servers` × `tenants`, about `CONNECTIONS` in all, evenly: throughput summed,
- * latency of the slowest.
+ * Load split over `servers`, about `CONNECTIONS` in all, evenly: throughput summed, latency of
+ * the slowest, and the servers' CPU per request.
  */
-async function spread(servers: ServerProcess[], make: (server: ServerProcess, tenant: number) => Parameters<typeof load>[0], tenants = 1): Promise<LoadResult> {
-  const groups = servers.flatMap((server) => Array.from({ length: tenants }, (_, tenant) => make(server, tenant)));
-  const results = await Promise.all(groups.map((group) => load({ ...group, connections: Math.max(1, Math.round(CONNECTIONS / groups.length)) })));
+async function spread(servers: ServerProcess[], make: (server: ServerProcess) => Work[]): Promise<LoadResult & { cpuUs: number | undefined }> {
+  const runs = servers.flatMap((server) => make(server).map((work) => [server, work] as const));
+  const before = cpuOf(servers);
+  const results = await Promise.all(runs.map(([server, work]) => loadOne(server, work, Math.max(1, Math.round(CONNECTIONS / runs.length)))));
+  const after = cpuOf(servers);
+  const rps = results.reduce((sum, result) => sum + result.rps, 0);
   return {
-    rps: results.reduce((sum, result) => sum + result.rps, 0),
+    rps,
     p50: Math.max(...results.map((result) => result.p50)),
     p99: Math.max(...results.map((result) => result.p99)),
     non2xx: results.reduce((sum, result) => sum + result.non2xx, 0),
     errors: results.reduce((sum, result) => sum + result.errors, 0),
+    cpuUs: before === undefined || after === undefined ? undefined : ((after - before) / (rps * SECONDS)) * 1e6,
   };
 }
 
-const detail = (result: LoadResult): string =>
-  `p50 ${result.p50} ms, p99 ${result.p99} ms${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
+const detail = (result: LoadResult & { cpuUs: number | undefined }): string =>
+  `p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuUs === undefined ? '' : `; svc CPU ${Math.round(result.cpuUs)} µs a request`}` +
+  `${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
 
 /** `svc serve --store url` on any core (the first seeds the store from `seed`). */
 async function startShared(url: string, seed?: string): Promise<ServerProcess> {
@@ -128,50 +162,67 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
       });
       ids.push(((await response.json()) as { data: { id: string } }).data.id);
     }
-    let apps = 0;
-    const getById = (target: ServerProcess): Parameters<typeof load>[0] => ({
-      url: target.url,
-      headers: acme,
-      next: (i) => ({ path: `/v1/users/${ids[i % ids.length]!}` }),
-    });
-    const createApp = (target: ServerProcess, tenant: number): Parameters<typeof load>[0] => ({
-      url: target.url,
-      method: 'POST',
-      headers: { 'x-api-key': keys[tenant]! },
-      next: () => ({ path: '/v1/apps', body: JSON.stringify({ name: `pg bench ${process.pid} ${apps++}` }) }),
-    });
+    const getById = (): Work[] => [{ get: ids.map((id) => `/v1/users/${id}`) }];
+    let runs = 0;
+    // wrk sends each request as the next tenant; autocannon, whose headers are per run, one run per tenant.
+    const createApp = (tenants: string[]) => (): Work[] => {
+      const body = (): string => JSON.stringify({ name: `pg bench ${process.pid} ${++runs} {n}` });
+      return WRK
+        ? [{ post: { path: '/v1/apps', body: body(), apiKeys: tenants } }]
+        : tenants.map((key) => ({ post: { path: '/v1/apps', body: body(), apiKeys: [key] } }));
+    };
 
-    const measure = async (): Promise<Record<string, LoadResult>> => ({
+    type Measured = LoadResult & { cpuUs: number | undefined };
+    const measure = async (): Promise<Record<'get' | 'post1' | 'post3', Measured>> => ({
       get: await spread(processes, getById),
-      post1: await spread(processes, createApp),
-      post3: await spread(processes, createApp, 3),
+      post1: await spread(processes, createApp(keys.slice(0, 1))),
+      post3: await spread(processes, createApp(keys)),
     });
-    log('postgres: one process…');
-    const one = await measure();
-    log('postgres: three processes…');
-    processes.push(await startShared(url), await startShared(url));
-    const three = await measure();
+    // Rounds of one process then three, the two others started anew (and warmed) for each round
+    // and stopped after it: on a shared machine a single pair of runs can be off by half.
+    const ones: Array<Record<string, Measured>> = [];
+    const threes: Array<Record<string, Measured>> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`postgres: round ${round} of ${ROUNDS}, one process…`);
+      ones.push(await measure());
+      log(`postgres: round ${round} of ${ROUNDS}, three processes…`);
+      const added = [await startShared(url), await startShared(url)];
+      processes.push(...added);
+      await Promise.all(added.map((server) => loadOne(server, getById()[0]!, 4)));
+      threes.push(await measure());
+      await Promise.all(added.map((server) => server.stop()));
+      processes.length = 1;
+    }
 
     const group = 'PostgreSQL store (--store)';
     const cores = availableParallelism();
-    const row = (name: string, result: LoadResult, base?: LoadResult): Row => ({
-      group,
-      name,
-      value: result.rps,
-      unit: 'req/s',
-      detail: detail(result),
-      ...(base ? { ratio: result.rps / base.rps, ratioLabel: '3 ÷ 1', target: '≥ 0.8', ok: result.rps / base.rps >= 0.8 } : {}),
-    });
+    const rps = (runs: Array<Record<string, Measured>>, kind: string): string =>
+      runs.map((run) => Math.round(run[kind]!.rps).toLocaleString('en-US')).join(', ');
+    /** The row of the round whose figure is the median, with every round's figure (and ratio) listed. */
+    const row = (name: string, kind: string, base?: Array<Record<string, Measured>>): Row => {
+      const runs = base ? threes : ones;
+      const ratios = base ? runs.map((run, index) => run[kind]!.rps / base[index]![kind]!.rps) : [];
+      const middle = runs.map((run) => run[kind]!).sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+      const ratio = base ? median(ratios) : undefined;
+      return {
+        group,
+        name,
+        detail: `rounds ${rps(runs, kind)}${base ? `; each ÷ its one-process round ${ratios.map((r) => r.toFixed(2)).join(', ')}` : ''}; median round: ${detail(middle)}`,
+        value: middle.rps,
+        unit: 'req/s',
+        ...(ratio === undefined ? {} : { ratio, ratioLabel: '3 ÷ 1, median', target: '≥ 0.8', ok: ratio >= 0.8 }),
+      };
+    };
     log(`postgres: a process joining a store of ${JOIN_USERS.toLocaleString('en-US')} users…`);
     const joined = await joinRows(server, log);
     return [
       ...joined,
-      row(`GET /v1/users/:id, 1 process (${cores} cores shared with PostgreSQL and the load)`, one['get']!),
-      row('GET /v1/users/:id, 3 processes', three['get']!, one['get']),
-      row('POST /v1/apps, 1 tenant, 1 process', one['post1']!),
-      row('POST /v1/apps, 1 tenant, 3 processes', three['post1']!),
-      row('POST /v1/apps, 3 tenants, 1 process', one['post3']!),
-      row('POST /v1/apps, 3 tenants, 3 processes', three['post3']!, one['post3']),
+      row(`GET /v1/users/:id, 1 process (${cores} cores shared with PostgreSQL and the load, ${WRK ? 'wrk' : 'autocannon'})`, 'get'),
+      row('GET /v1/users/:id, 3 processes', 'get', ones),
+      row('POST /v1/apps, 1 tenant, 1 process', 'post1'),
+      row('POST /v1/apps, 1 tenant, 3 processes', 'post1', ones),
+      row('POST /v1/apps, 3 tenants, 1 process', 'post3'),
+      row('POST /v1/apps, 3 tenants, 3 processes', 'post3', ones),
     ];
   } finally {
     await Promise.all(processes.map((process) => process.stop()));

@@ -23,8 +23,14 @@ const WAKEUP_EVENT = 'ipi:ipi_send_cpu';
 export interface WrkOptions {
   url: string;
   headers?: Record<string, string>;
-  /** The paths to cycle through, one request each in turn. */
-  paths: readonly string[];
+  /** The paths to cycle through, one request each in turn (GET). */
+  paths?: readonly string[];
+  /**
+   * Instead of `paths`: POST `body` to `path`, `{n}` in the body replaced by the request's
+   * number (count from 1 in each run; put something of the run's own in the body to keep names
+   * apart across runs), each request with the next of `apiKeys` in turn as its x-api-key.
+   */
+  post?: { path: string; body: string; apiKeys: readonly string[] };
   seconds?: number;
   connections?: number;
   /** Also count the wake-ups between cores during the run (see above), where perf can. */
@@ -59,11 +65,20 @@ function perfCountsWakeups(): Promise<boolean> {
 
 const lua = (value: string): string => JSON.stringify(value); // a JSON string is a valid Lua string literal for these ASCII values
 
-/** Requests are formatted once per thread (init), so wrk's Lua costs a table lookup per request. */
+/** GETs are formatted once per thread (init), so wrk's Lua costs a table lookup per request; a POST is formatted per request, its body numbered. */
 function script(options: WrkOptions): string {
   const headers = Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`);
-  return `${headers.join('\n')}
-local paths = { ${options.paths.map(lua).join(', ')} }
+  const requests = options.post
+    ? `local keys = { ${options.post.apiKeys.map(lua).join(', ')} }
+local path, body = ${lua(options.post.path)}, ${lua(options.post.body)}
+local i = 0
+function request()
+  i = i + 1
+  local headers = { ["content-type"] = "application/json", ["x-api-key"] = keys[(i % #keys) + 1] }
+  for name, value in pairs(wrk.headers) do headers[name] = headers[name] or value end
+  return wrk.format("POST", path, headers, (string.gsub(body, "{n}", tostring(i))))
+end`
+    : `local paths = { ${(options.paths ?? []).map(lua).join(', ')} }
 local requests = {}
 local i = 0
 function init(args)
@@ -72,7 +87,9 @@ end
 function request()
   i = i + 1
   return requests[(i % #requests) + 1]
-end
+end`;
+  return `${headers.join('\n')}
+${requests}
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format('WRK_RESULT %d %d %d %d %d %d\\n', summary.requests, summary.duration,
