@@ -67,6 +67,20 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     await close();
   });
 
+  it('follows another process’s commit by its notification, with no request to make it look', async () => {
+    const { a, b, close } = await pair();
+    const heard = new Promise<RemoteChange>((resolve) => b.onRemoteChange(resolve));
+    const record = appRecord();
+    const started = performance.now();
+    await a.write(() => a.insert('apps', record));
+    // The poll runs once a second; a notification arrives within a round trip or two.
+    const change = await Promise.race([heard, new Promise<null>((resolve) => setTimeout(() => resolve(null), 400))]);
+    expect(change?.op).toBe('put');
+    expect(b.get('apps', record.id)).toEqual(record);
+    expect(performance.now() - started).toBeLessThan(400);
+    await close();
+  });
+
   it('answers 409 to the second of two processes inserting the same unique key, and takes it back in memory', async () => {
     const { a, b, close } = await pair();
     const first = appRecord({ name: 'Twin' });

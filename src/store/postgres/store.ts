@@ -111,7 +111,14 @@ export class PostgresStore extends Store implements ChangeLog {
     this.#pool = pool;
     this.#lanes = Array.from({ length: WRITE_LANES }, () => ({ connection: new Connection(config), queue: [], writing: null }));
     this.#listener = new Connection(config, async (client) => {
-      client.on('notification', () => void this.sync().catch(() => {}));
+      // A notification names the last entry of a commit; one this process already holds (its own, or
+      // read by a catch-up meanwhile) needs no catch-up: an earlier entry of another process has
+      // a notification of its own, and a listener that reconnects catches up anyway.
+      client.on('notification', ({ payload }) => {
+        const seq = Number(payload);
+        if (seq <= this.#lastSeq || this.#ownSeqs.has(seq)) return;
+        void this.sync().catch(() => {});
+      });
       await client.query('LISTEN svc_changes');
     });
     this.#listener.onLost(() => this.#listen(RELISTEN_FIRST_MS));
