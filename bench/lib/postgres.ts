@@ -92,6 +92,69 @@ async function startShared(url: string, seed?: string): Promise<ServerProcess> {
   });
 }
 
+/** USERS users made through `server`, as Acme; answers their ids. */
+async function makeUsers(server: ServerProcess, tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < USERS; i++) {
+    const response = await fetch(`${server.url}/v1/users`, {
+      method: 'POST',
+      headers: { ...acme, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `pg.bench.${process.pid}.${tag}.${i}@load.test` }),
+    });
+    ids.push(((await response.json()) as { data: { id: string } }).data.id);
+  }
+  return ids;
+}
+
+/**
+ * What the machine itself allows: GET by id against one data-dir process, then against three
+ * that share nothing (each its own data dir and users), in the same rounds and load as the
+ * PostgreSQL rows. Whatever three processes lose here, they lose on any store.
+ */
+async function referenceRow(log: (line: string) => void): Promise<Row> {
+  const dirs: string[] = [];
+  const servers: Array<{ server: ServerProcess; ids: string[] }> = [];
+  try {
+    for (let n = 0; n < 3; n++) {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ref-'));
+      dirs.push(dir);
+      const port = await freePort();
+      const server = await startServer({
+        command: process.execPath,
+        args: [SVC_BIN, 'serve', '--port', String(port), '--data-dir', dir, '--rate-limit', 'off', '--quiet'],
+        origin: `http://127.0.0.1:${port}`,
+        readyPath: '/healthz',
+        cores: `0-${availableParallelism() - 1}`,
+      });
+      servers.push({ server, ids: await makeUsers(server, `ref${n}`) });
+    }
+    const run = async (count: number): Promise<number> => {
+      const results = await Promise.all(
+        servers.slice(0, count).map(({ server, ids }) => loadOne(server, { get: ids.map((id) => `/v1/users/${id}`) }, Math.round(CONNECTIONS / count))),
+      );
+      return results.reduce((sum, result) => sum + result.rps, 0);
+    };
+    const rounds: Array<[number, number]> = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`postgres: the machine's reference, round ${round} of ${ROUNDS}…`);
+      rounds.push([await run(1), await run(3)]);
+    }
+    const ratios = rounds.map(([one, three]) => three / one);
+    return {
+      group: 'PostgreSQL store (--store)',
+      name: 'the machine’s reference: GET /v1/users/:id, 3 data-dir processes that share nothing',
+      detail: `rounds of 1 then 3 processes ${rounds.map(([one, three]) => `${Math.round(one).toLocaleString('en-US')} → ${Math.round(three).toLocaleString('en-US')}`).join(', ')}`,
+      value: median(rounds.map(([, three]) => three)),
+      unit: 'req/s',
+      ratio: median(ratios),
+      ratioLabel: '3 ÷ 1, median',
+    };
+  } finally {
+    await Promise.all(servers.map(({ server }) => server.stop()));
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Users in the store a process joins (BENCH_PG_JOIN_USERS). */
 const JOIN_USERS = Number(process.env['BENCH_PG_JOIN_USERS'] ?? 100_000);
 
@@ -153,15 +216,7 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
   try {
     const url = await server.database();
     processes.push(await startShared(url, fixture));
-    const ids: string[] = [];
-    for (let i = 0; i < USERS; i++) {
-      const response = await fetch(`${processes[0]!.url}/v1/users`, {
-        method: 'POST',
-        headers: { ...acme, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `pg.bench.${process.pid}.${i}@load.test` }),
-      });
-      ids.push(((await response.json()) as { data: { id: string } }).data.id);
-    }
+    const ids = await makeUsers(processes[0]!, 'pg');
     const getById = (): Work[] => [{ get: ids.map((id) => `/v1/users/${id}`) }];
     let runs = 0;
     // wrk sends each request as the next tenant; autocannon, whose headers are per run, one run per tenant.
@@ -213,6 +268,7 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
         ...(ratio === undefined ? {} : { ratio, ratioLabel: '3 ÷ 1, median', target: '≥ 0.8', ok: ratio >= 0.8 }),
       };
     };
+    const reference = await referenceRow(log);
     log(`postgres: a process joining a store of ${JOIN_USERS.toLocaleString('en-US')} users…`);
     const joined = await joinRows(server, log);
     return [
@@ -223,6 +279,7 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
       row('POST /v1/apps, 1 tenant, 3 processes', 'post1', ones),
       row('POST /v1/apps, 3 tenants, 1 process', 'post3'),
       row('POST /v1/apps, 3 tenants, 3 processes', 'post3', ones),
+      reference,
     ];
   } finally {
     await Promise.all(processes.map((process) => process.stop()));
