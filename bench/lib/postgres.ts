@@ -35,6 +35,9 @@ const ROUNDS = Number(process.env['BENCH_PG_ROUNDS'] ?? 3);
 /** What a row loads each process with: GETs of these paths, or POSTs of a numbered body as each tenant in turn. */
 type Work = { get: readonly string[] } | { post: { path: string; body: string; apiKeys: readonly string[] } };
 
+/** A load run's result, with the servers' CPU a request where /proc tells it. */
+type Measured = LoadResult & { cpuUs: number | undefined };
+
 /** One load run against one process: wrk where installed, else autocannon. */
 function loadOne(server: ServerProcess, work: Work, connections: number): Promise<LoadResult> {
   if (WRK) return wrk({ url: server.url, connections, ...('get' in work ? { headers: acme, paths: work.get } : { post: work.post }) });
@@ -59,7 +62,7 @@ const cpuOf = (servers: ServerProcess[]): number | undefined =>
  * Load split over `servers`, about `CONNECTIONS` in all, evenly: throughput summed, latency of
  * the slowest, and the servers' CPU per request.
  */
-async function spread(servers: ServerProcess[], make: (server: ServerProcess) => Work[]): Promise<LoadResult & { cpuUs: number | undefined }> {
+async function spread(servers: ServerProcess[], make: (server: ServerProcess) => Work[]): Promise<Measured> {
   const runs = servers.flatMap((server) => make(server).map((work) => [server, work] as const));
   const before = cpuOf(servers);
   const results = await Promise.all(runs.map(([server, work]) => loadOne(server, work, Math.max(1, Math.round(CONNECTIONS / runs.length)))));
@@ -75,7 +78,7 @@ async function spread(servers: ServerProcess[], make: (server: ServerProcess) =>
   };
 }
 
-const detail = (result: LoadResult & { cpuUs: number | undefined }): string =>
+const detail = (result: Measured): string =>
   `p50 ${result.p50} ms, p99 ${result.p99} ms${result.cpuUs === undefined ? '' : `; svc CPU ${Math.round(result.cpuUs)} µs a request`}` +
   `${result.non2xx ? `, ${result.non2xx} non-2xx` : ''}${result.errors ? `, ${result.errors} errors` : ''}`;
 
@@ -155,6 +158,17 @@ async function referenceRow(log: (line: string) => void): Promise<Row> {
   }
 }
 
+/** Waits for `server`'s /readyz to answer 200: a process woken from a pause has then caught up. */
+async function ready(server: ServerProcess): Promise<void> {
+  for (const started = Date.now(); Date.now() - started < 60_000;) {
+    const response = await fetch(`${server.url}/readyz`).catch(() => null);
+    await response?.arrayBuffer();
+    if (response?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`${server.url} was not ready within a minute of waking`);
+}
+
 /** Users in the store a process joins (BENCH_PG_JOIN_USERS). */
 const JOIN_USERS = Number(process.env['BENCH_PG_JOIN_USERS'] ?? 100_000);
 
@@ -227,42 +241,45 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
         : tenants.map((key) => ({ post: { path: '/v1/apps', body: body(), apiKeys: [key] } }));
     };
 
-    type Measured = LoadResult & { cpuUs: number | undefined };
-    const measure = async (): Promise<Record<'get' | 'post1' | 'post3', Measured>> => ({
-      get: await spread(processes, getById),
-      post1: await spread(processes, createApp(keys.slice(0, 1))),
-      post3: await spread(processes, createApp(keys)),
-    });
-    // Rounds of one process then three, the two others started anew (and warmed) for each round
-    // and stopped after it: on a shared machine a single pair of runs can be off by half.
-    const ones: Array<Record<string, Measured>> = [];
-    const threes: Array<Record<string, Measured>> = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      log(`postgres: round ${round} of ${ROUNDS}, one process…`);
-      ones.push(await measure());
-      log(`postgres: round ${round} of ${ROUNDS}, three processes…`);
-      const added = [await startShared(url), await startShared(url)];
-      processes.push(...added);
-      await Promise.all(added.map((server) => loadOne(server, getById()[0]!, 4)));
-      threes.push(await measure());
-      await Promise.all(added.map((server) => server.stop()));
-      processes.length = 1;
+    type Kind = 'get' | 'post1' | 'post3';
+    const kinds: Record<Kind, () => Work[]> = { get: getById, post1: createApp(keys.slice(0, 1)), post3: createApp(keys) };
+    const ones: Record<Kind, Measured[]> = { get: [], post1: [], post3: [] };
+    const threes: Record<Kind, Measured[]> = { get: [], post1: [], post3: [] };
+    // Three processes throughout; for one process's runs the other two are paused (SIGSTOP), so
+    // each run of one is paired with a run of three just after it: on a shared machine a single
+    // pair of runs taken minutes apart can be off by half. A paused process does no work (its
+    // server sessions only queue the notifications it will read); woken, it catches up with every
+    // write it missed before /readyz answers it 200, and the three-process run starts after that.
+    processes.push(await startShared(url), await startShared(url));
+    const others = processes.slice(1);
+    await Promise.all(others.map((server) => loadOne(server, getById()[0]!, 4)));
+    for (const kind of Object.keys(kinds) as Kind[]) {
+      for (let round = 1; round <= ROUNDS; round++) {
+        log(`postgres: ${kind}, round ${round} of ${ROUNDS}…`);
+        for (const other of others) other.child.kill('SIGSTOP');
+        try {
+          ones[kind].push(await spread(processes.slice(0, 1), kinds[kind]));
+        } finally {
+          for (const other of others) other.child.kill('SIGCONT');
+        }
+        await Promise.all(others.map((other) => ready(other)));
+        threes[kind].push(await spread(processes, kinds[kind]));
+      }
     }
 
     const group = 'PostgreSQL store (--store)';
     const cores = availableParallelism();
-    const rps = (runs: Array<Record<string, Measured>>, kind: string): string =>
-      runs.map((run) => Math.round(run[kind]!.rps).toLocaleString('en-US')).join(', ');
-    /** The row of the round whose figure is the median, with every round's figure (and ratio) listed. */
-    const row = (name: string, kind: string, base?: Array<Record<string, Measured>>): Row => {
-      const runs = base ? threes : ones;
-      const ratios = base ? runs.map((run, index) => run[kind]!.rps / base[index]![kind]!.rps) : [];
-      const middle = runs.map((run) => run[kind]!).sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
+    /** The row of the round whose figure is the median, with every round's figure (and ratio to its one-process run) listed. */
+    const row = (name: string, kind: Kind, three = false): Row => {
+      const runs = three ? threes[kind] : ones[kind];
+      const base = three ? ones[kind] : undefined;
+      const ratios = base ? runs.map((run, index) => run.rps / base[index]!.rps) : [];
+      const middle = [...runs].sort((a, b) => a.rps - b.rps)[Math.floor(runs.length / 2)]!;
       const ratio = base ? median(ratios) : undefined;
       return {
         group,
         name,
-        detail: `rounds ${rps(runs, kind)}${base ? `; each ÷ its one-process round ${ratios.map((r) => r.toFixed(2)).join(', ')}` : ''}; median round: ${detail(middle)}`,
+        detail: `rounds ${runs.map((run) => Math.round(run.rps).toLocaleString('en-US')).join(', ')}${base ? `; each ÷ its one-process run ${ratios.map((r) => r.toFixed(2)).join(', ')}` : ''}; median round: ${detail(middle)}`,
         value: middle.rps,
         unit: 'req/s',
         ...(ratio === undefined ? {} : { ratio, ratioLabel: '3 ÷ 1, median', target: '≥ 0.8', ok: ratio >= 0.8 }),
@@ -274,11 +291,11 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
     return [
       ...joined,
       row(`GET /v1/users/:id, 1 process (${cores} cores shared with PostgreSQL and the load, ${WRK ? 'wrk' : 'autocannon'})`, 'get'),
-      row('GET /v1/users/:id, 3 processes', 'get', ones),
+      row('GET /v1/users/:id, 3 processes', 'get', true),
       row('POST /v1/apps, 1 tenant, 1 process', 'post1'),
-      row('POST /v1/apps, 1 tenant, 3 processes', 'post1', ones),
+      row('POST /v1/apps, 1 tenant, 3 processes', 'post1', true),
       row('POST /v1/apps, 3 tenants, 1 process', 'post3'),
-      row('POST /v1/apps, 3 tenants, 3 processes', 'post3', ones),
+      row('POST /v1/apps, 3 tenants, 3 processes', 'post3', true),
       reference,
     ];
   } finally {
