@@ -9,10 +9,5 @@ export interface AppEnv {
     /** Set by userSession() on routes that act for a signed-in user (D4). */
     session: UserSessionRecord;
     user: UserRecord;
-    /**
-     * The answer jsonAnswer() made (speed/json-answer.ts) and its JSON text: the request journal
-     * keeps the text of such an answer rather than the answer itself.
-     */
-    jsonAnswer: { response: Response; text: string };
   };
 }

@@ -4,7 +4,7 @@
  * and polling the journal would otherwise fill it with itself.
  *
  * The journal keeps what the request already made, not copies: the body text body.ts read and
- * the answer (c.res), or the JSON text of an answer jsonAnswer() made. Nothing is parsed, copied or stringified here; the journal does that when
+ * the answer (c.res). Nothing is parsed, copied or stringified here; the journal does that when
  * it is read, after the answer was sent: a copy of the answer made here (a clone) made
  * @hono/node-server leave its fast path for every answer.
  */
@@ -25,10 +25,7 @@ function sentText(c: Context<AppEnv>): Promise<string> | undefined {
 export function journalRequests(rt: Runtime): MiddlewareHandler<AppEnv> {
   const journal = requestJournal(rt);
   const done = (c: Context<AppEnv>, entry: RawEntry): void => {
-    // The text of an answer jsonAnswer() made, rather than the answer: a thousand answers kept
-    // alive (each with its Headers) made the collector copy and promote them, a tenth of a GET's CPU.
-    const made = c.get('jsonAnswer');
-    entry.answer = made !== undefined && made.response === c.res ? made.text : c.res;
+    entry.answer = c.res;
     entry.tenantId = c.get('tenant')?.id ?? entry.tenantId;
     entry.sent ??= sentText(c);
     entry.status = c.res.status;

@@ -65,19 +65,15 @@ export interface RawEntry extends Pick<JournalEntry, 'seq' | 'tenantId' | 'metho
   startedAt: number;
   endedAt: number;
   sent: Promise<string> | undefined;
-  /**
-   * The answer as the app made it, its body read when the journal is, long after it was sent;
-   * or, for an answer made from a JSON text (speed/json-answer.ts), that text.
-   */
-  answer: Response | string | undefined;
+  /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
+  answer: Response | undefined;
 }
 
 /**
- * A JSON answer's text: the one kept, or read from a copy of the answer; none for other answers,
- * or for one whose body was read as a stream (in-process, by the caller of app.request()).
+ * A JSON answer's text, read from a copy of it; none for other answers, or for one whose body
+ * was read as a stream (in-process, by the caller of app.request()).
  */
-async function answerText(answer: Response | string | undefined): Promise<string | undefined> {
-  if (typeof answer === 'string') return answer;
+async function answerText(answer: Response | undefined): Promise<string | undefined> {
   if (answer === undefined || answer.bodyUsed || !answer.headers.get('content-type')?.startsWith('application/json')) return undefined;
   return answer
     .clone()
