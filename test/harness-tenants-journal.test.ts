@@ -79,6 +79,16 @@ describe('a tenant per test worker', () => {
 });
 
 describe('the request journal', () => {
+  it('keeps the bodies of answers made from JSON text (a user, a page of users) as they were sent', async () => {
+    const made = unwrap(await admin.emulator.tenants.create()).data;
+    const worker = admin.emulator.clientFor(made.apiKey);
+    const page = unwrap(await worker.users.list());
+    const user = unwrap(await worker.users.get(page.data[0]!.id));
+    const [listed, got] = unwrap(await admin.emulator.requests({ tenant: made.tenant.id, method: 'get', path: '/v1/users*' })).data;
+    expect(listed!.responseBody).toEqual(page);
+    expect(got!.responseBody).toEqual(user);
+  });
+
   it('records each request with tenant, status, request id and redacted bodies, and filters them', async () => {
     const made = unwrap(await admin.emulator.tenants.create()).data;
     const worker = admin.emulator.clientFor(made.apiKey);
