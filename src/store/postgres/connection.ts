@@ -27,10 +27,14 @@ export function sessionLimits(
   role: 'writer' | 'pool',
 ): Pick<
   pg.ClientConfig,
-  'idle_in_transaction_session_timeout' | 'lock_timeout' | 'statement_timeout' | 'query_timeout' | 'connectionTimeoutMillis' | 'keepAlive'
+  'idle_in_transaction_session_timeout' | 'lock_timeout' | 'statement_timeout' | 'query_timeout' | 'connectionTimeoutMillis' | 'keepAlive' | 'options'
 > {
   const wait = role === 'writer' ? 2 * holdMs : holdMs;
   return {
+    // No parallel plans: svc's statements read a handful of rows, and with the change log's
+    // statistics behind its growth the planner took each catch-up for a large scan and started
+    // worker processes for it, milliseconds of the server's CPU each, more as the log grew.
+    options: '-c max_parallel_workers_per_gather=0',
     idle_in_transaction_session_timeout: holdMs,
     lock_timeout: wait,
     statement_timeout: wait,

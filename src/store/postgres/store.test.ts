@@ -81,6 +81,25 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     await close();
   });
 
+  it('catches up with a change log longer than one read, in order, to its last entry', async () => {
+    const { a, b, url, close } = await pair();
+    // 2,500 entries another process appended without a notification: only a catch-up finds them.
+    const records = Array.from({ length: 2_500 }, () => appRecord());
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(
+      `INSERT INTO svc_changes (origin, kind, body) SELECT 'proc_other', 'records', jsonb_build_array(jsonb_build_array('put', 'apps', r)) FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(r, n) ORDER BY n`,
+      [JSON.stringify(records)],
+    );
+    await client.end();
+    await b.sync();
+    expect(records.filter((record) => b.get('apps', record.id) === undefined)).toEqual([]);
+    // A write catches up inside its transaction as well, from where the other process stands.
+    await a.write(() => a.insert('apps', appRecord()));
+    expect(records.every((record) => a.get('apps', record.id) !== undefined)).toBe(true);
+    await close();
+  });
+
   it('answers 409 to the second of two processes inserting the same unique key, and takes it back in memory', async () => {
     const { a, b, close } = await pair();
     const first = appRecord({ name: 'Twin' });
