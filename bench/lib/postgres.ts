@@ -158,15 +158,19 @@ async function referenceRow(log: (line: string) => void): Promise<Row> {
   }
 }
 
-/** Waits for `server`'s /readyz to answer 200: a process woken from a pause has then caught up. */
-async function ready(server: ServerProcess): Promise<void> {
+/**
+ * Waits for `server` to answer an API request: a request waits for a catch-up that started
+ * after it came (`/readyz` does not), so a process woken from a pause has then read every write
+ * it missed.
+ */
+async function caughtUp(server: ServerProcess, path: string): Promise<void> {
   for (const started = Date.now(); Date.now() - started < 60_000;) {
-    const response = await fetch(`${server.url}/readyz`).catch(() => null);
+    const response = await fetch(`${server.url}${path}`, { headers: acme }).catch(() => null);
     await response?.arrayBuffer();
     if (response?.ok) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`${server.url} was not ready within a minute of waking`);
+  throw new Error(`${server.url} did not answer ${path} within a minute of waking`);
 }
 
 /** Users in the store a process joins (BENCH_PG_JOIN_USERS). */
@@ -249,7 +253,7 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
     // each run of one is paired with a run of three just after it: on a shared machine a single
     // pair of runs taken minutes apart can be off by half. A paused process does no work (its
     // server sessions only queue the notifications it will read); woken, it catches up with every
-    // write it missed before /readyz answers it 200, and the three-process run starts after that.
+    // write it missed before it answers a request, and the three-process run starts after that.
     processes.push(await startShared(url), await startShared(url));
     const others = processes.slice(1);
     await Promise.all(others.map((server) => loadOne(server, getById()[0]!, 4)));
@@ -258,14 +262,14 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
         log(`postgres: ${kind}, round ${round} of ${ROUNDS}…`);
         // Writes a run left under way end within milliseconds; a process paused inside one would hold its tenants' locks.
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await Promise.all(processes.map((server) => ready(server)));
+        await Promise.all(processes.map((server) => caughtUp(server, `/v1/users/${ids[0]!}`)));
         for (const other of others) other.child.kill('SIGSTOP');
         try {
           ones[kind].push(await spread(processes.slice(0, 1), kinds[kind]));
         } finally {
           for (const other of others) other.child.kill('SIGCONT');
         }
-        await Promise.all(others.map((other) => ready(other)));
+        await Promise.all(others.map((other) => caughtUp(other, `/v1/users/${ids[0]!}`)));
         threes[kind].push(await spread(processes, kinds[kind]));
       }
     }
