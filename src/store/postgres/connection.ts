@@ -31,10 +31,11 @@ export function sessionLimits(
 > {
   const wait = role === 'writer' ? 2 * holdMs : holdMs;
   return {
-    // No parallel plans: svc's statements read a handful of rows, and with the change log's
-    // statistics behind its growth the planner took each catch-up for a large scan and started
-    // worker processes for it, milliseconds of the server's CPU each, more as the log grew.
-    options: '-c max_parallel_workers_per_gather=0',
+    // Plans made for the rows at hand, never parallel: svc's statements read a handful of rows.
+    // With the change log's statistics behind its growth, the planner took a catch-up for a large
+    // scan and started worker processes for it, and the prepared catch-up kept a plan made when
+    // the log was small (a sequential scan), reading the whole log each time, more as it grew.
+    options: '-c max_parallel_workers_per_gather=0 -c plan_cache_mode=force_custom_plan',
     idle_in_transaction_session_timeout: holdMs,
     lock_timeout: wait,
     statement_timeout: wait,
