@@ -285,8 +285,7 @@ export class PostgresStore extends Store implements ChangeLog {
         `BEGIN; ${lockStatement(scope)};
          ${CATCH_UP.replace('$1', String(Math.trunc(this.#lastSeq)))}`,
       )) as unknown as Array<pg.QueryResult<ChangeRow>>;
-      await this.#apply(opened[2]!.rows, client);
-      if (opened[2]!.rows.length === CATCH_UP_PAGE) await this.#catchUp(client);
+      await this.#catchUp(client, opened[2]!.rows);
       // Writes that came while this one waited for its locks and lie inside them join it: a
       // tenant's lock passes between processes, and each holder then takes all it gathered.
       if (scope !== null) this.#gather(lane, scope, batch);
@@ -367,13 +366,14 @@ export class PostgresStore extends Store implements ChangeLog {
   }
 
   /**
-   * Applies what other processes wrote since this one last looked. Runs on the writer's
-   * connection inside a write (under the lock), or on the pool for sync().
+   * Applies what other processes wrote since this one last looked, a page at a time, starting
+   * with `first` when the caller read that page already. Runs on the writer's connection inside
+   * a write (under the lock), or on the pool for sync().
    */
-  async #catchUp(client: pg.ClientBase | pg.Pool): Promise<void> {
-    for (;;) {
-      // Prepared once per connection: every request of every process runs it.
-      const { rows } = await client.query<ChangeRow>({ name: 'svc_catch_up', text: CATCH_UP, values: [this.#lastSeq] });
+  async #catchUp(client: pg.ClientBase | pg.Pool, first?: ChangeRow[]): Promise<void> {
+    // Prepared once per connection: every request of every process runs it.
+    const read = async (): Promise<ChangeRow[]> => (await client.query<ChangeRow>({ name: 'svc_catch_up', text: CATCH_UP, values: [this.#lastSeq] })).rows;
+    for (let rows = first ?? (await read()); ; rows = await read()) {
       await this.#apply(rows, client);
       if (rows.length < CATCH_UP_PAGE) return;
     }
