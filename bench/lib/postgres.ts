@@ -22,13 +22,15 @@ import { ACME_KEY } from './data.js';
 import { CONNECTIONS, load, SECONDS, type LoadResult } from './load.js';
 import { WRK, wrk } from './wrk.js';
 import { availableParallelism } from 'node:os';
-import { freePort, startServer, type ServerProcess } from './processes.js';
+import { freePort, startServer, waitUntilUp, type ServerProcess } from './processes.js';
 import { median } from './paired.js';
 import type { Row } from './report.js';
-import { SVC_BIN } from './servers.js';
+import { startSvc, SVC_BIN } from './servers.js';
 
 const acme = { 'x-api-key': ACME_KEY };
 const USERS = 200;
+/** Every core: three processes pinned to one would measure only that core. */
+const ALL_CORES = `0-${availableParallelism() - 1}`;
 /** Rounds of one process then three (BENCH_PG_ROUNDS). */
 const ROUNDS = Number(process.env['BENCH_PG_ROUNDS'] ?? 3);
 
@@ -41,9 +43,9 @@ type Measured = LoadResult & { cpuUs: number | undefined };
 /** One load run against one process: wrk where installed, else autocannon. */
 function loadOne(server: ServerProcess, work: Work, connections: number): Promise<LoadResult> {
   if (WRK) return wrk({ url: server.url, connections, ...('get' in work ? { headers: acme, paths: work.get } : { post: work.post }) });
-  let n = 0;
   if ('get' in work) return load({ url: server.url, headers: acme, connections, next: (i) => ({ path: work.get[i % work.get.length]! }) });
   const { path, body, apiKeys } = work.post;
+  let n = 0;
   return load({
     url: server.url,
     method: 'POST',
@@ -91,7 +93,7 @@ async function startShared(url: string, seed?: string): Promise<ServerProcess> {
     origin: `http://127.0.0.1:${port}`,
     readyPath: '/readyz',
     timeoutMs: 300_000,
-    cores: `0-${availableParallelism() - 1}`,
+    cores: ALL_CORES,
   });
 }
 
@@ -121,14 +123,7 @@ async function referenceRow(log: (line: string) => void): Promise<Row> {
     for (let n = 0; n < 3; n++) {
       const dir = mkdtempSync(join(tmpdir(), 'svc-bench-ref-'));
       dirs.push(dir);
-      const port = await freePort();
-      const server = await startServer({
-        command: process.execPath,
-        args: [SVC_BIN, 'serve', '--port', String(port), '--data-dir', dir, '--rate-limit', 'off', '--quiet'],
-        origin: `http://127.0.0.1:${port}`,
-        readyPath: '/healthz',
-        cores: `0-${availableParallelism() - 1}`,
-      });
+      const server = await startSvc(dir, undefined, {}, ALL_CORES);
       servers.push({ server, ids: await makeUsers(server, `ref${n}`) });
     }
     const run = async (count: number): Promise<number> => {
@@ -163,15 +158,7 @@ async function referenceRow(log: (line: string) => void): Promise<Row> {
  * after it came (`/readyz` does not), so a process woken from a pause has then read every write
  * it missed.
  */
-async function caughtUp(server: ServerProcess, path: string): Promise<void> {
-  for (const started = Date.now(); Date.now() - started < 60_000;) {
-    const response = await fetch(`${server.url}${path}`, { headers: acme }).catch(() => null);
-    await response?.arrayBuffer();
-    if (response?.ok) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`${server.url} did not answer ${path} within a minute of waking`);
-}
+const caughtUp = (server: ServerProcess, path: string): Promise<void> => waitUntilUp(`${server.url}${path}`, server.child, 60_000, acme);
 
 /** Users in the store a process joins (BENCH_PG_JOIN_USERS). */
 const JOIN_USERS = Number(process.env['BENCH_PG_JOIN_USERS'] ?? 100_000);

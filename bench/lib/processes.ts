@@ -34,14 +34,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+/** Waits until `url` answers 200 (with `headers`), polling, for at most `timeoutMs`; fails at once if `child` exits. */
+export async function waitUntilUp(url: string, child: ChildProcess, timeoutMs: number, headers: Record<string, string> = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  let exited = false;
+  let exited = child.exitCode !== null;
   child.once('exit', () => (exited = true));
   while (Date.now() < deadline) {
     if (exited) throw new Error(`the server exited before answering ${url}`);
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, { headers });
       await response.arrayBuffer();
       if (response.ok) return;
     } catch {

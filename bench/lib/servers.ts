@@ -7,11 +7,12 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const SVC_BIN = process.env['BENCH_SVC_BIN'] ?? `${ROOT}bin/svc.js`;
 const server = (name: string): string => fileURLToPath(new URL(`../servers/${name}`, import.meta.url));
 
-/** `svc serve` on `dataDir`; benchmarks turn rate limits off unless `extraArgs` say otherwise. */
+/** `svc serve` on `dataDir`, on `cores` (default the server's one core); benchmarks turn rate limits off unless `extraArgs` say otherwise. */
 export async function startSvc(
   dataDir: string,
   extraArgs: string[] = ['--rate-limit', 'off'],
   env: Record<string, string | undefined> = {},
+  cores?: string,
 ): Promise<ServerProcess> {
   const port = await freePort();
   return startServer({
@@ -20,6 +21,7 @@ export async function startSvc(
     origin: `http://127.0.0.1:${port}`,
     readyPath: '/healthz',
     env,
+    ...(cores === undefined ? {} : { cores }),
   });
 }
 

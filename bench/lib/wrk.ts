@@ -20,22 +20,25 @@ export const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((path) => existsS
 const PERF = ['/usr/bin/perf', '/usr/local/bin/perf'].find((path) => existsSync(path));
 const WAKEUP_EVENT = 'ipi:ipi_send_cpu';
 
-export interface WrkOptions {
+/** What a run sends: GETs of `paths`, one each in turn; or POSTs (`post`). */
+export type WrkOptions = {
   url: string;
   headers?: Record<string, string>;
-  /** The paths to cycle through, one request each in turn (GET). */
-  paths?: readonly string[];
-  /**
-   * Instead of `paths`: POST `body` to `path`, `{n}` in the body replaced by the request's
-   * number (count from 1 in each run; put something of the run's own in the body to keep names
-   * apart across runs), each request with the next of `apiKeys` in turn as its x-api-key.
-   */
-  post?: { path: string; body: string; apiKeys: readonly string[] };
   seconds?: number;
   connections?: number;
   /** Also count the wake-ups between cores during the run (see above), where perf can. */
   countWakeups?: boolean;
-}
+} & (
+  | { paths: readonly string[] }
+  | {
+      /**
+       * POST `body` to `path`, `{n}` in the body replaced by the request's number (count from 1
+       * in each run; put something of the run's own in the body to keep names apart across
+       * runs), each request with the next of `apiKeys` in turn as its x-api-key.
+       */
+      post: { path: string; body: string; apiKeys: readonly string[] };
+    }
+);
 
 export interface WrkResult extends LoadResult {
   /** Requests answered in the run, as wrk counted them. */
@@ -68,8 +71,9 @@ const lua = (value: string): string => JSON.stringify(value); // a JSON string i
 /** GETs are formatted once per thread (init), so wrk's Lua costs a table lookup per request; a POST is formatted per request, its body numbered. */
 function script(options: WrkOptions): string {
   const headers = Object.entries(options.headers ?? {}).map(([name, value]) => `wrk.headers[${lua(name)}] = ${lua(value)}`);
-  const requests = options.post
-    ? `local keys = { ${options.post.apiKeys.map(lua).join(', ')} }
+  const requests =
+    'post' in options
+      ? `local keys = { ${options.post.apiKeys.map(lua).join(', ')} }
 local path, body = ${lua(options.post.path)}, ${lua(options.post.body)}
 local i = 0
 function request()
@@ -78,7 +82,7 @@ function request()
   for name, value in pairs(wrk.headers) do headers[name] = headers[name] or value end
   return wrk.format("POST", path, headers, (string.gsub(body, "{n}", tostring(i))))
 end`
-    : `local paths = { ${(options.paths ?? []).map(lua).join(', ')} }
+      : `local paths = { ${options.paths.map(lua).join(', ')} }
 local requests = {}
 local i = 0
 function init(args)
