@@ -457,43 +457,51 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
   const bareIds = Array.from({ length: 100 }, (_, i) => bareIdPath(i));
   const pagePaths = Array.from({ length: 50 }, (_, i) => pagePath(i));
   return withServer(startBare(), (bare) =>
-    withServer(startSvc(copy), async (svc) => {
-      const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
-      const svcIds = ids.map((id) => `/v1/users/${id}`);
-      await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
-      await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
-      // Each run also notes the server's CPU time per request (/proc): the cost of a request
-      // itself, which a slow spell of this machine moves less than it moves req/s; and, where
-      // perf can count them, how often per request a core was interrupted to wake a thread.
-      const measured = (server: ServerProcess, paths: string[]) => async (): Promise<WrkRun> => {
-        const before = server.cpuSeconds();
-        const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS, countWakeups: true });
-        const after = server.cpuSeconds();
-        const known = before !== undefined && after !== undefined && result.requests > 0;
-        return { ...result, cpuUs: known ? ((after - before) * 1e6) / result.requests : undefined };
-      };
-      const runs = await inTurns(WRK_ROUNDS, {
-        bareId: measured(bare, bareIds),
-        svcId: measured(svc, svcIds),
-        barePage: measured(bare, pagePaths),
-        svcPage: measured(svc, pagePaths),
-      });
-      const group = 'reads (10k users), wrk';
-      const cpu = (list: WrkRun[]): string => {
-        const known = list.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
-        const woken = list.map((r) => r.wakeupsPerRequest).filter((n): n is number => n !== undefined);
-        return (
-          (known.length === list.length ? `; CPU ${median(known).toFixed(0)} µs per request (median)` : '') +
-          (woken.length === list.length ? `; ${median(woken).toFixed(2)} wake-ups between cores per request (median)` : '')
-        );
-      };
-      return [
-        referenceRow(group, 'bare Hono GET /users/:id (fixed JSON)', runs.bareId, cpu(runs.bareId)),
-        pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, cpu(runs.svcId), 0.8),
-        referenceRow(group, 'bare Hono GET page of 20 (fixed JSON)', runs.barePage, cpu(runs.barePage)),
-        pairedRow(group, 'svc GET /v1/users?page&search (pages 1–50 of one term)', runs.svcPage, runs.barePage, cpu(runs.svcPage)),
-      ];
-    }),
+    withServer(startBare({ BARE_BATCHED: '1' }), (batched) =>
+      withServer(startSvc(copy), async (svc) => {
+        const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
+        const svcIds = ids.map((id) => `/v1/users/${id}`);
+        await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+        await wrk({ url: batched.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+        await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+        // Each run also notes the server's CPU time per request (/proc): the cost of a request
+        // itself, which a slow spell of this machine moves less than it moves req/s; and, where
+        // perf can count them, how often per request a core was interrupted to wake a thread.
+        const measured = (server: ServerProcess, paths: string[]) => async (): Promise<WrkRun> => {
+          const before = server.cpuSeconds();
+          const result = await wrk({ url: server.url, headers: acme, paths, seconds: WRK_SECONDS, countWakeups: true });
+          const after = server.cpuSeconds();
+          const known = before !== undefined && after !== undefined && result.requests > 0;
+          return { ...result, cpuUs: known ? ((after - before) * 1e6) / result.requests : undefined };
+        };
+        const runs = await inTurns(WRK_ROUNDS, {
+          bareId: measured(bare, bareIds),
+          batchedId: measured(batched, bareIds),
+          svcId: measured(svc, svcIds),
+          barePage: measured(bare, pagePaths),
+          svcPage: measured(svc, pagePaths),
+        });
+        const group = 'reads (10k users), wrk';
+        const cpu = (list: WrkRun[]): string => {
+          const known = list.map((r) => r.cpuUs).filter((us): us is number => us !== undefined);
+          const woken = list.map((r) => r.wakeupsPerRequest).filter((n): n is number => n !== undefined);
+          return (
+            (known.length === list.length ? `; CPU ${median(known).toFixed(0)} µs per request (median)` : '') +
+            (woken.length === list.length ? `; ${median(woken).toFixed(2)} wake-ups between cores per request (median)` : '')
+          );
+        };
+        return [
+          referenceRow(group, 'bare Hono GET /users/:id (fixed JSON)', runs.bareId, cpu(runs.bareId)),
+          pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, cpu(runs.svcId), 0.8),
+          // svc writes a turn's answers together (src/speed/batched-response.ts); held to a bare app
+          // that does the same, its ratio is what the rest of svc costs.
+          referenceRow(group, 'bare Hono GET /users/:id, answers batched as svc does', runs.batchedId, cpu(runs.batchedId)),
+          pairedRow(group, 'svc GET /v1/users/:id ÷ batched bare Hono', runs.svcId, runs.batchedId, '', 0.75),
+          referenceRow(group, 'bare Hono GET page of 20 (fixed JSON)', runs.barePage, cpu(runs.barePage)),
+          pairedRow(group, 'svc GET /v1/users?page&search (pages 1–50 of one term)', runs.svcPage, runs.barePage, cpu(runs.svcPage)),
+        ];
+      }),
+    ),
   );
 }
 
