@@ -147,8 +147,10 @@ function pruneCaches(dir: string, current: string, now = Date.now()): void {
  * cache when it is on and usable; the bundle's own errors are not caught here.
  */
 export function loadBundle(bundleFile: string, command: string, env: NodeJS.ProcessEnv = process.env): LoadedBundle {
-  // ASCII (scripts/bundle.mjs): read as latin1, the same text without a UTF-8 decode.
-  const source = readFileSync(bundleFile, 'latin1');
+  // Read as UTF-8 (the file is ASCII, scripts/bundle.mjs) so that V8 holds the text in its own
+  // heap. Read as latin1, Node hands V8 a text this large as an external string, and with one
+  // the request path ran ~10% slower for the life of the process (docs/performance.md#external-source).
+  const source = readFileSync(bundleFile, 'utf8');
   let dir: string | null = null;
   let file: string | null = null;
   let cached: Buffer | undefined;
