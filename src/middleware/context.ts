@@ -9,5 +9,7 @@ export interface AppEnv {
     /** Set by userSession() on routes that act for a signed-in user (D4). */
     session: UserSessionRecord;
     user: UserRecord;
+    /** The answer jsonAnswer() made and its text, so that the request journal keeps the text instead of the answer. */
+    jsonAnswered: { answer: Response; text: string };
   };
 }

@@ -25,7 +25,9 @@ function sentText(c: Context<AppEnv>): Promise<string> | undefined {
 export function journalRequests(rt: Runtime): MiddlewareHandler<AppEnv> {
   const journal = requestJournal(rt);
   const done = (c: Context<AppEnv>, entry: RawEntry): void => {
-    entry.answer = c.res;
+    const made = c.get('jsonAnswered');
+    if (made !== undefined && made.answer === c.res) entry.answerText = made.text;
+    else entry.answer = c.res;
     entry.tenantId = c.get('tenant')?.id ?? entry.tenantId;
     entry.sent ??= sentText(c);
     entry.status = c.res.status;

@@ -67,6 +67,8 @@ export interface RawEntry extends Pick<JournalEntry, 'seq' | 'tenantId' | 'metho
   sent: Promise<string> | undefined;
   /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
   answer: Response | undefined;
+  /** Or, for an answer made from JSON text ahead (speed/json-answer.ts), that text. */
+  answerText: string | undefined;
 }
 
 /**
@@ -95,7 +97,7 @@ async function view(raw: RawEntry): Promise<JournalEntry> {
     requestId: raw.requestId,
     durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
     requestBody: journalBody(sent),
-    responseBody: journalBody(await answerText(raw.answer)),
+    responseBody: journalBody(raw.answerText ?? (await answerText(raw.answer))),
   };
 }
 
@@ -121,6 +123,7 @@ export class RequestJournal {
       requestId,
       sent: undefined,
       answer: undefined,
+      answerText: undefined,
     };
   }
 
