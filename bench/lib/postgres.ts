@@ -64,8 +64,8 @@ const cpuOf = (servers: ServerProcess[]): number | undefined =>
  * Load split over `servers`, about `CONNECTIONS` in all, evenly: throughput summed, latency of
  * the slowest, and the servers' CPU per request.
  */
-async function spread(servers: ServerProcess[], make: (server: ServerProcess) => Work[]): Promise<Measured> {
-  const runs = servers.flatMap((server) => make(server).map((work) => [server, work] as const));
+async function spread(servers: ServerProcess[], make: (index: number, count: number) => Work[]): Promise<Measured> {
+  const runs = servers.flatMap((server, index) => make(index, servers.length).map((work) => [server, work] as const));
   const before = cpuOf(servers);
   const results = await Promise.all(runs.map(([server, work]) => loadOne(server, work, Math.max(1, Math.round(CONNECTIONS / runs.length)))));
   const after = cpuOf(servers);
@@ -225,17 +225,24 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
     const getById = (): Work[] => [{ get: ids.map((id) => `/v1/users/${id}`) }];
     let runs = 0;
     // wrk sends each request as the next tenant; autocannon, whose headers are per run, one run per tenant.
-    const createApp = (tenants: string[]) => (): Work[] => {
+    const createApp = (tenants: string[]): Work[] => {
       const body = (): string => JSON.stringify({ name: `pg bench ${process.pid} ${++runs} {n}` });
       return WRK
         ? [{ post: { path: '/v1/apps', body: body(), apiKeys: tenants } }]
         : tenants.map((key) => ({ post: { path: '/v1/apps', body: body(), apiKeys: [key] } }));
     };
 
-    type Kind = 'get' | 'post1' | 'post3';
-    const kinds: Record<Kind, () => Work[]> = { get: getById, post1: createApp(keys.slice(0, 1)), post3: createApp(keys) };
-    const ones: Record<Kind, Measured[]> = { get: [], post1: [], post3: [] };
-    const threes: Record<Kind, Measured[]> = { get: [], post1: [], post3: [] };
+    type Kind = 'get' | 'post1' | 'post3' | 'post3ByKey';
+    const kinds: Record<Kind, (index: number, count: number) => Work[]> = {
+      get: getById,
+      post1: () => createApp(keys.slice(0, 1)),
+      post3: () => createApp(keys),
+      // A load balancer that routes by API key (one tenant, one process): each of three
+      // processes takes one tenant's writes; one process alone takes all three, as in post3.
+      post3ByKey: (index, count) => createApp(count === 1 ? keys : [keys[index % keys.length]!]),
+    };
+    const ones: Record<Kind, Measured[]> = { get: [], post1: [], post3: [], post3ByKey: [] };
+    const threes: Record<Kind, Measured[]> = { get: [], post1: [], post3: [], post3ByKey: [] };
     // Three processes throughout; for one process's runs the other two are paused (SIGSTOP), so
     // each run of one is paired with a run of three just after it: on a shared machine a single
     // pair of runs taken minutes apart can be off by half. A paused process does no work (its
@@ -290,6 +297,7 @@ export async function postgresRows(log: (line: string) => void, notes: string[])
       row('POST /v1/apps, 1 tenant, 3 processes', 'post1', true),
       row('POST /v1/apps, 3 tenants, 1 process', 'post3'),
       row('POST /v1/apps, 3 tenants, 3 processes', 'post3', true),
+      row('POST /v1/apps, 3 tenants, 3 processes behind a balancer that routes by API key', 'post3ByKey', true),
       reference,
     ];
   } finally {
