@@ -38,19 +38,27 @@ export async function freePort(): Promise<number> {
 export async function waitUntilUp(url: string, child: ChildProcess, timeoutMs: number, headers: Record<string, string> = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let exited = child.exitCode !== null;
-  child.once('exit', () => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`the server exited before answering ${url}`);
-    try {
-      const response = await fetch(url, { headers });
-      await response.arrayBuffer();
-      if (response.ok) return;
-    } catch {
-      /* not listening yet */
+  const onExit = (): void => {
+    exited = true;
+  };
+  // Taken off again: the PostgreSQL rows wait on the same processes round after round.
+  child.once('exit', onExit);
+  try {
+    while (Date.now() < deadline) {
+      if (exited) throw new Error(`the server exited before answering ${url}`);
+      try {
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        if (response.ok) return;
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
+  } finally {
+    child.off('exit', onExit);
   }
-  throw new Error(`no answer from ${url} within ${timeoutMs} ms`);
 }
 
 /** Spawns `command args` and waits for `origin + readyPath` to answer 200. */
