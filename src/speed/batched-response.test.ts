@@ -64,6 +64,18 @@ describe('BatchedResponse', () => {
     expect(answers.map((a) => [a.headers['x-n'], a.body])).toEqual(Array.from({ length: 30 }, (_, n) => [String(n), `body ${n}`]));
   });
 
+  it('ends an answer destroyed in the turn it was ended in before destroying it', async () => {
+    const seen: string[] = [];
+    const port = await serve((req, res) => {
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Error: broken', () => seen.push('finished'));
+      res.destroy();
+      seen.push(`destroyed, writableEnded ${res.writableEnded}`);
+    });
+    await get(port, '/').catch(() => undefined);
+    expect(seen[0]).toBe('destroyed, writableEnded true');
+  });
+
   it('ends an answer with no body and a status alone', async () => {
     const port = await serve((req, res) => {
       res.statusCode = 204;

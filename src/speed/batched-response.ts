@@ -17,15 +17,15 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 type EndArguments = unknown[];
 
 export class BatchedResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {
-  static #waiting: Array<[BatchedResponse, EndArguments]> = [];
+  static #waiting: BatchedResponse[] = [];
 
   /** Ends, in the order they were ended, the answers of the turn that has just run. */
   static #endWaiting = (): void => {
     const ended = BatchedResponse.#waiting;
     BatchedResponse.#waiting = [];
-    for (const [response, args] of ended) {
+    for (const response of ended) {
       try {
-        response.#endNow(args);
+        response.#flush();
       } catch (error) {
         // What Node's end() throws (a body longer than its Content-Length, with strict lengths)
         // would have reached the caller; here it ends that connection, not the others' answers.
@@ -34,14 +34,32 @@ export class BatchedResponse<Request extends IncomingMessage = IncomingMessage> 
     }
   };
 
+  /** What end() was given, until the end of the turn hands it to Node's own end(). */
+  #pending: EndArguments | null = null;
+
   override end(...args: EndArguments): this {
+    // A second end() in one turn follows the first, as it would have in Node's order.
+    this.#flush();
     if (BatchedResponse.#waiting.length === 0) setImmediate(BatchedResponse.#endWaiting);
-    BatchedResponse.#waiting.push([this, args]);
+    BatchedResponse.#waiting.push(this);
+    this.#pending = args;
     return this;
   }
 
-  /** Node's own end(), with what end() was given. */
-  #endNow(args: EndArguments): void {
+  /**
+   * An answer ended and destroyed in one turn (@hono/node-server does so when writing an answer
+   * fails: its error text, then destroy) is ended first, as it would have been without waiting.
+   */
+  override destroy(error?: Error): this {
+    this.#flush();
+    return super.destroy(error);
+  }
+
+  /** Node's own end(), with what end() was given, if it has not run yet. */
+  #flush(): void {
+    const args = this.#pending;
+    if (args === null) return;
+    this.#pending = null;
     (super.end as (...given: EndArguments) => this).apply(this, args);
   }
 }
