@@ -436,8 +436,8 @@ function timedGet(url: string, headers: Record<string, string>): Promise<number>
 }
 
 /**
- * wrk rounds per server in the paired wrk rows; each round runs bare, then svc, for WRK_SECONDS
- * each. Many short rounds rather than a few long ones: on a shared machine a slow spell falls
+ * wrk rounds per server in the paired wrk rows; each round runs bare, bare batched, then svc,
+ * for WRK_SECONDS each. Many short rounds rather than a few long ones: on a shared machine a slow spell falls
  * on one or two rounds, and the median of seven leaves them out where that of three did not.
  */
 const WRK_ROUNDS = Number(process.env['BENCH_WRK_ROUNDS'] ?? 7);
@@ -446,9 +446,10 @@ const WRK_SECONDS = Number(process.env['BENCH_WRK_SECONDS'] ?? 2);
 const WRK_WARM_SECONDS = Number(process.env['BENCH_WRK_WARM_SECONDS'] ?? 6);
 
 /**
- * GET by id and a page, with wrk, against bare Hono and svc running side by side: both are
- * warmed alike (an uncounted run of WRK_WARM_SECONDS each), then measured in turns (bare, svc, bare, svc, …), so
- * that a slow moment of this machine falls on both of a pair. Each row gives the median of the
+ * GET by id and a page, with wrk, against bare Hono (as it comes, and with svc's answer batching)
+ * and svc running side by side: all are warmed alike (an uncounted run of WRK_WARM_SECONDS each),
+ * then measured in turns (bare, bare batched, svc, bare, …), so that a slow moment of this
+ * machine falls on all of a round. Each row gives the median of the
  * rounds, and its ratio is the median of the rounds' own ratios.
  */
 async function pairedWrk(svcDir: string): Promise<Row[]> {

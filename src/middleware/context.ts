@@ -10,6 +10,6 @@ export interface AppEnv {
     session: UserSessionRecord;
     user: UserRecord;
     /** The answer jsonAnswer() made and its text, so that the request journal keeps the text instead of the answer. */
-    jsonAnswered: { answer: Response; text: string };
+    jsonAnswered: { answer: Response; text: string } | undefined;
   };
 }

@@ -4,9 +4,10 @@
  * and polling the journal would otherwise fill it with itself.
  *
  * The journal keeps what the request already made, not copies: the body text body.ts read and
- * the answer (c.res). Nothing is parsed, copied or stringified here; the journal does that when
- * it is read, after the answer was sent: a copy of the answer made here (a clone) made
- * @hono/node-server leave its fast path for every answer.
+ * the answer (c.res), or, for an answer jsonAnswer() made, its text (an answer kept alive with
+ * its Headers costs the collector more). Nothing is parsed, copied or stringified here; the
+ * journal does that when it is read, after the answer was sent: a copy of the answer made here
+ * (a clone) made @hono/node-server leave its fast path for every answer.
  */
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import type { Runtime } from '../runtime.js';

@@ -73,7 +73,8 @@ export interface RawEntry extends Pick<JournalEntry, 'seq' | 'tenantId' | 'metho
 
 /**
  * A JSON answer's text, read from a copy of it; none for other answers, or for one whose body
- * was read as a stream (in-process, by the caller of app.request()).
+ * was read as a stream (in-process, by the caller of app.request()). An answer jsonAnswer()
+ * made is kept as its text instead, so it is journaled whoever read it.
  */
 async function answerText(answer: Response | undefined): Promise<string | undefined> {
   if (answer === undefined || answer.bodyUsed || !answer.headers.get('content-type')?.startsWith('application/json')) return undefined;
