@@ -13,11 +13,11 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../src/test-support/ports.js';
 import { ensureBuilt, ROOT } from '../src/test-support/serve-process.js';
 
 const run = promisify(execFile);
@@ -54,14 +54,6 @@ interface ImageConfig {
 }
 
 const buildah = async (...args: string[]): Promise<string> => (await run('buildah', args, { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A host address that is not loopback, to call the server as a caller from the network would. */
 function networkAddress(): string | undefined {

@@ -7,11 +7,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
+import { freePort } from '../src/test-support/ports.js';
 import { postgresAvailability, startPostgres, type TestPostgres } from '../src/test-support/postgres.js';
 import { ensureBuilt, startServeProcess, type ServeProcess } from '../src/test-support/serve-process.js';
 
@@ -29,16 +29,6 @@ function recipe(ports: number[], listen: number): string {
   return ports
     .reduce((text, port, index) => text.replace(`127.0.0.1:${4010 + index}`, `127.0.0.1:${port}`), file)
     .replace('127.0.0.1:4000', `127.0.0.1:${listen}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function post(origin: string, key: string, body: unknown): Promise<{ status: number; body: { data: { id: string } } }> {

@@ -7,10 +7,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './ports.js';
 
 /** Where Debian puts a PostgreSQL's binaries: /usr/lib/postgresql/<major>/bin; $PG_BIN, when set, wins. */
 function findBinDir(): string | null {
@@ -45,17 +45,6 @@ export interface TestPostgres {
   /** Starts it again on the same port, after halt(). */
   resume(): void;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
 }
 
 /** initdb refuses to run as root: then the server belongs to the `postgres` user Debian's package makes. */
