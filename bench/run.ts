@@ -437,8 +437,9 @@ function timedGet(url: string, headers: Record<string, string>): Promise<number>
 
 /**
  * wrk rounds per server in the paired wrk rows; each round runs bare, bare batched, then svc,
- * for WRK_SECONDS each. Many short rounds rather than a few long ones: on a shared machine a slow spell falls
- * on one or two rounds, and the median of seven leaves them out where that of three did not.
+ * for WRK_SECONDS each. Many short rounds rather than a few long ones: on a shared machine a
+ * slow spell falls on one or two rounds, and the median of seven leaves them out where that of
+ * three did not.
  */
 const WRK_ROUNDS = Number(process.env['BENCH_WRK_ROUNDS'] ?? 7);
 const WRK_SECONDS = Number(process.env['BENCH_WRK_SECONDS'] ?? 2);
@@ -449,8 +450,8 @@ const WRK_WARM_SECONDS = Number(process.env['BENCH_WRK_WARM_SECONDS'] ?? 6);
  * GET by id and a page, with wrk, against bare Hono (as it comes, and with svc's answer batching)
  * and svc running side by side: all are warmed alike (an uncounted run of WRK_WARM_SECONDS each),
  * then measured in turns (bare, bare batched, svc, bare, …), so that a slow moment of this
- * machine falls on all of a round. Each row gives the median of the
- * rounds, and its ratio is the median of the rounds' own ratios.
+ * machine falls on all of a round. Each row gives the median of the rounds, and its ratio is the
+ * median of the rounds' own ratios.
  */
 async function pairedWrk(svcDir: string): Promise<Row[]> {
   const copy = workingCopy(svcDir);
@@ -462,9 +463,13 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
       withServer(startSvc(copy), async (svc) => {
         const ids = await userIds(svc, '/v1/users?page_size=100', acme, (body) => (body as { data: Array<{ id: string }> }).data.map((u) => u.id));
         const svcIds = ids.map((id) => `/v1/users/${id}`);
-        await wrk({ url: bare.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
-        await wrk({ url: batched.url, headers: acme, paths: [...bareIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
-        await wrk({ url: svc.url, headers: acme, paths: [...svcIds, ...pagePaths], seconds: WRK_WARM_SECONDS });
+        for (const [server, idPaths] of [
+          [bare, bareIds],
+          [batched, bareIds],
+          [svc, svcIds],
+        ] as const) {
+          await wrk({ url: server.url, headers: acme, paths: [...idPaths, ...pagePaths], seconds: WRK_WARM_SECONDS });
+        }
         // Each run also notes the server's CPU time per request (/proc): the cost of a request
         // itself, which a slow spell of this machine moves less than it moves req/s; and, where
         // perf can count them, how often per request a core was interrupted to wake a thread.
