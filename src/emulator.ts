@@ -99,6 +99,7 @@ async function assemble(
       sealer,
       isNew,
       options,
+      listening: new Set(),
       get dispatcher() {
         if (!made.dispatcher) throw new Error('the dispatcher is not started');
         return made.dispatcher;
@@ -147,7 +148,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const keys = fixture?.tenants ?? (await shippedFixtureKeys());
     const appOptions = { logger, version: VERSION };
     const fetch = deferredFetch(probeApp(rt, appOptions), async () => (await import('./app.js')).createApp(rt, appOptions), logger);
-    const server = await listen({ fetch }, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
+    const server = await listen({ fetch }, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST, listening: rt.listening });
     let closing: Promise<void> | null = null;
     return {
       rt,

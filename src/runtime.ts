@@ -64,6 +64,12 @@ export interface Deliveries {
   retry(tenantId: string | null, id: string): Promise<DeliveryRecord>;
 }
 
+/** An address and port one of this process's listeners is bound to. */
+export interface ListeningAddress {
+  readonly address: string;
+  readonly port: number;
+}
+
 export interface Runtime {
   readonly store: Store;
   readonly clock: Clock;
@@ -75,5 +81,11 @@ export interface Runtime {
   readonly options: Readonly<RuntimeOptions>;
   /** Sends webhook deliveries and keeps their retry schedule (D9). */
   readonly dispatcher: Deliveries;
+  /**
+   * Where this process listens: each listener adds itself once bound (server.ts) and leaves on
+   * close. No webhook attempt reaches any of them (docs/webhook-targets.md#svc-never-calls-itself);
+   * empty for an app with no listener (the in-process test app).
+   */
+  readonly listening: Set<ListeningAddress>;
   close(): Promise<void>;
 }
