@@ -5,16 +5,16 @@
  * JSON content type nor a header of the page's choosing. So every state-changing call under
  * /_emulator (any method but GET, HEAD and OPTIONS) must show it is not cross-site:
  *
- * - `Sec-Fetch-Site: cross-site` is refused (browsers send it on every request they make);
+ * - `Sec-Fetch-Site: cross-site` or `same-site` is refused (browsers send it on every request they
+ *   make; another port of localhost is the same site, not the same origin);
  * - an `Origin`, when sent, is svc's own (the scheme and the Host it was reached at; http or https,
  *   as a proxy may end TLS in front of it) or one `--cors` lists; `Origin: null` is neither;
  * - and the request sends `Content-Type: application/json` (or `…+json`), which no form and no
  *   request a page sends without a preflight can, or the header `x-svc-control` (CONTROL_HEADER),
  *   which the typed client and the CLI send on every state-changing control call;
  * - the dashboard's own forms (`/_emulator/ui/*`) are the one exception to the line above: a form
- *   posted with svc's own Origin (not merely an allowed one), and `Sec-Fetch-Site: same-origin`
- *   when the browser sends it, came from a page of the dashboard. Browsers send Origin on every
- *   POST, so a form without it is refused.
+ *   posted with svc's own Origin (not merely an allowed one) came from a page of the dashboard.
+ *   Browsers send Origin on every POST, so a form without it is refused.
  *
  * A refusal is 403 `cross_site_request` and changes nothing: this runs before any route.
  */
@@ -59,7 +59,8 @@ export function crossSiteGuard(cors: CorsSetting | undefined): MiddlewareHandler
   return (c, next) => {
     if (READING_METHODS.has(c.req.method)) return next();
     const site = c.req.header('sec-fetch-site');
-    if (site === 'cross-site') throw refuse(`A page of another site cannot change the emulator (Sec-Fetch-Site: cross-site); ${sendInstead}`);
+    if (site === 'cross-site' || site === 'same-site')
+      throw refuse(`A page of another origin cannot change the emulator (Sec-Fetch-Site: ${site}); ${sendInstead}`);
     const origin = c.req.header('origin');
     const own = origin !== undefined && isOwnOrigin(origin, c.req.url);
     if (origin !== undefined && !own && !listed.has(origin))
@@ -67,7 +68,7 @@ export function crossSiteGuard(cors: CorsSetting | undefined): MiddlewareHandler
     if (c.req.header(CONTROL_HEADER) !== undefined || isJsonType(c.req.header('content-type'))) return next();
     const path = c.req.path;
     const dashboard = path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
-    if (dashboard && own && (site === undefined || site === 'same-origin')) return next();
+    if (dashboard && own) return next();
     throw refuse(
       dashboard
         ? `Dashboard actions are accepted only from the dashboard itself (a form posted with svc's own Origin); a program should ${sendInstead}`
