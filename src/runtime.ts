@@ -51,6 +51,13 @@ export interface RuntimeOptions {
   allowedHosts?: readonly string[] | 'all';
   /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */
   seedFile?: string;
+  /**
+   * What the ids of seeded records are derived from (`--id-seed`, docs/serve.md#stable-ids):
+   * default a fixed seed, so every start and reset seeds the same ids; `random` for random ones.
+   */
+  idSeed?: string;
+  /** The port the emulator listens on, once known: seeded tenants' passkey origin follows it (default 4010). */
+  port?: number;
   /** How many answered requests the request journal keeps in memory (services/request-journal.ts); 0 keeps none. */
   journalSize?: number;
   logger?: Logger;
