@@ -84,15 +84,21 @@ const ABORT_GRACE_MS = 3_000;
  * The run's clients. Those that back off on 429 share one back-off: when the target answers
  * any of them 429 with Retry-After, every check of the run waits that long before its next request.
  */
-export function clientsFor(target: Target, listener?: RunListener) {
+export function clientsFor(target: Target, listener?: RunListener, runId?: string) {
   const backoff = sharedBackoff();
   const fetch = suiteFetch({
     timeoutMs: target.timeoutMs,
     backoff,
+    ...(runId === undefined ? {} : { runId }),
     ...(target.fetch ? { inner: target.fetch } : {}),
     ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}),
   });
-  const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
+  const unthrottledFetch = suiteFetch({
+    timeoutMs: target.timeoutMs,
+    backoff: false,
+    ...(runId === undefined ? {} : { runId }),
+    ...(target.fetch ? { inner: target.fetch } : {}),
+  });
   const make = (apiKey: string, using = fetch) =>
     createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
   return {
@@ -142,7 +148,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
-  const { client, second, unthrottled } = clientsFor(options.target, listener);
+  const { client, second, unthrottled } = clientsFor(options.target, listener, runId);
   const receiver = await startReceiver({ ...options.receiver, runId });
   // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
   const heldClock =
