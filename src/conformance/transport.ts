@@ -16,6 +16,7 @@ import { loadUndici } from '../undici.js';
 import type { FetchLike } from '../client/index.js';
 import { describeConnection, tracedDispatcher, type RequestTrace } from './connections.js';
 import { describeNetworkError as describeCause, TargetUnreachable } from './expect.js';
+import { currentCheck } from './scope.js';
 
 /** Longest Retry-After waited out (longer ones are answered as they are), and the most retries of one request. */
 export const MAX_RETRY_AFTER_MS = 60_000;
@@ -88,6 +89,8 @@ export interface SuiteFetchOptions {
   timeoutMs: number;
   /** The run's id: a POST whose answer was lost is read back by the field that carries it. */
   runId?: string;
+  /** Told of every answer (each 429 waited out too), for the run's coverage. */
+  onAnswer?: (method: string, url: string, status: number) => void;
 }
 
 interface Attempt {
@@ -180,16 +183,24 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
   };
 
   return async (url, init) => {
-    for (let attempt = 0; ; attempt += 1) {
-      if (backoff !== false) await backoff.ready();
-      const response = await deliver(url, init);
-      if (response.status !== 429 || backoff === false || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
-      const wait = retryAfterMs(response.headers.get('retry-after'));
-      // A wait longer than a minute is a lock (MFA after wrong codes), not a rate limit to sit out.
-      if (wait > MAX_RETRY_AFTER_MS) return response;
-      await response.arrayBuffer();
-      // Told once per pause, not once per request that joins or stretches it.
-      if (backoff.pause(wait)) options.onBackoff?.(url, wait);
+    // Counted against the check that makes it; refused once that check has ended (scope.ts).
+    const check = currentCheck();
+    check?.admit();
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        if (backoff !== false) await backoff.ready();
+        const response = await deliver(url, init);
+        options.onAnswer?.(init.method ?? 'GET', url, response.status);
+        if (response.status !== 429 || backoff === false || attempt >= MAX_RATE_LIMIT_RETRIES) return response;
+        const wait = retryAfterMs(response.headers.get('retry-after'));
+        // A wait longer than a minute is a lock (MFA after wrong codes), not a rate limit to sit out.
+        if (wait > MAX_RETRY_AFTER_MS) return response;
+        await response.arrayBuffer();
+        // Told once per pause, not once per request that joins or stretches it.
+        if (backoff.pause(wait)) options.onBackoff?.(url, wait);
+      }
+    } finally {
+      check?.release();
     }
   };
 }
