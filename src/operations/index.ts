@@ -1,13 +1,17 @@
 /**
- * Every operation of the API by operationId: its createRoute() config (operations/<area>.ts)
- * and its path below /v1, the area's mount point (app.ts) joined to the config's path. The
- * typed client is made from this table; it imports the schemas and zod, nothing of the server.
+ * Every operation by operationId: its createRoute() config (operations/<area>.ts) and its
+ * path below its base, the area's mount point joined to the config's path. Two tables: the
+ * API's below /v1 (OPERATIONS; the areas' mount points are app.ts's) and the control plane's
+ * below /_emulator (CONTROL_OPERATIONS, served by one router at CONTROL_BASE_PATH). The typed
+ * client is made from them; they import the schemas and zod, nothing of the server.
  */
 import type { RouteConfig } from '@hono/zod-openapi';
 import { analyticsOperations } from './analytics.js';
 import { apiKeysOperations } from './api-keys.js';
 import { appsOperations } from './apps.js';
 import { billingOperations } from './billing.js';
+import { controlOperations } from './control.js';
+import { harnessOperations } from './control-harness.js';
 import { customDomainsOperations } from './custom-domains.js';
 import { delegatedSessionsOperations } from './delegated-sessions.js';
 import { guestsOperations } from './guests.js';
@@ -59,5 +63,16 @@ export const OPERATIONS = {
   ...mount('', openApiOperations),
 };
 
+export { CONTROL_BASE_PATH } from './control.js';
+
 export type Operations = typeof OPERATIONS;
 export type OperationId = keyof Operations;
+
+/** The control plane's operations, in the order of its OpenAPI document. */
+export const CONTROL_OPERATIONS = {
+  ...mount('', controlOperations),
+  ...mount('', harnessOperations),
+};
+
+export type ControlOperations = typeof CONTROL_OPERATIONS;
+export type ControlOperationId = keyof ControlOperations;
