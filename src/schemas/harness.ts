@@ -96,6 +96,7 @@ export const TestTenant = z
     template: z.string().nullable().openapi({ description: 'The fixture tenant it was copied from; null when made empty' }),
   })
   .openapi('TestTenant');
+export type TestTenant = z.infer<typeof TestTenant>;
 
 export const TenantReset = z.object({ tenant: TenantOf, removed: z.number().int().min(0) }).openapi('TenantReset');
 
