@@ -5,7 +5,7 @@
  * calls and waits (harness.ts). Every call that changes something carries `x-svc-control: 1`
  * (CONTROL_REQUEST_HEADER), which no HTML form can send.
  */
-import { CONTROL_BASE_PATH, CONTROL_OPERATIONS } from '../operations/index.js';
+import { CONTROL_BASE_PATH, CONTROL_OPERATIONS } from '../operations/control-plane.js';
 import { CONTROL_REQUEST_HEADER } from '../schemas/control.js';
 import { harnessCalls } from './harness.js';
 import { callsOf } from './operations.js';

@@ -5,7 +5,7 @@
  * against svc, not against another deployment of the API.
  */
 import type { z } from '@hono/zod-openapi';
-import type { ControlOperations } from '../operations/index.js';
+import type { ControlOperations } from '../operations/control-plane.js';
 import type { ControlDelivery, RecordedEvent } from '../schemas/control.js';
 import type { JournalEntry, TestTenant } from '../schemas/harness.js';
 import type { DeliveryStatus } from '../schemas/webhooks.js';

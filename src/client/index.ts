@@ -13,7 +13,8 @@ import type { ExecuteBody } from '../schemas/delegated-sessions.js';
 import type { LoginVerifyBody, RegisterVerifyBody } from '../schemas/passkeys.js';
 import { createControlClient } from './control.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
-import { operationCalls } from './operations.js';
+import { OPERATIONS } from '../operations/index.js';
+import { callsOf } from './operations.js';
 
 export { createControlClient, type ControlClient, type ControlClientOptions } from './control.js';
 export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
@@ -38,7 +39,7 @@ export interface ClientOptions extends TransportOptions {
 export function createClient(options: ClientOptions) {
   const call = <T>(method: string, path: string, extra: CallOptions = {}): R<T> => send<T>(options, method, path, extra);
 
-  const derived = operationCalls(call);
+  const derived = callsOf(OPERATIONS, call);
   /** One method per operation of the API, named by its operationId in the OpenAPI document. */
   const operations = {
     ...derived,

@@ -6,7 +6,8 @@
  * query (optional where the route's is), then the CallOptions.
  */
 import type { z } from '@hono/zod-openapi';
-import { OPERATIONS, type Operations, type Operation } from '../operations/index.js';
+import type { Operations } from '../operations/index.js';
+import type { Operation } from '../operations/mount.js';
 import type { ApiResult, CallOptions, QueryValues } from './transport.js';
 
 /** The schema of a body or response given as `application/json`. */
@@ -84,9 +85,4 @@ export function callsOf<T extends Record<string, Operation>>(table: T, call: Cal
   const calls: Record<string, unknown> = {};
   for (const [operationId, operation] of Object.entries(table)) calls[operationId] = bind(call, operation);
   return calls as OperationCalls<T>;
-}
-
-/** Every operation's method of the API, named by its operationId. */
-export function operationCalls(call: Call): OperationCalls {
-  return callsOf(OPERATIONS, call);
 }

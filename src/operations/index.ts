@@ -5,13 +5,10 @@
  * below /_emulator (CONTROL_OPERATIONS, served by one router at CONTROL_BASE_PATH). The typed
  * client is made from them; they import the schemas and zod, nothing of the server.
  */
-import type { RouteConfig } from '@hono/zod-openapi';
 import { analyticsOperations } from './analytics.js';
 import { apiKeysOperations } from './api-keys.js';
 import { appsOperations } from './apps.js';
 import { billingOperations } from './billing.js';
-import { controlOperations } from './control.js';
-import { harnessOperations } from './control-harness.js';
 import { customDomainsOperations } from './custom-domains.js';
 import { delegatedSessionsOperations } from './delegated-sessions.js';
 import { guestsOperations } from './guests.js';
@@ -25,22 +22,9 @@ import { tenantOperations } from './tenant.js';
 import { usersOperations } from './users.js';
 import { walletsOperations } from './wallets.js';
 import { webhooksOperations } from './webhooks.js';
+import { mount, type Operation } from './mount.js';
 
-/** One operation: its config, and its method and path as a call sends them (`GET`, `/apps/{id}`). */
-export interface Operation<C extends RouteConfig = RouteConfig> {
-  config: C;
-  method: string;
-  path: string;
-}
-
-/** An area's operations mounted at `base` (`/apps`; '' for those at the root of /v1). */
-function mount<O extends Record<string, RouteConfig>>(base: string, operations: O): { [K in keyof O]: Operation<O[K]> } {
-  const mounted: Record<string, Operation> = {};
-  for (const [operationId, config] of Object.entries(operations)) {
-    mounted[operationId] = { config, method: config.method.toUpperCase(), path: config.path === '/' ? base : `${base}${config.path}` };
-  }
-  return mounted as { [K in keyof O]: Operation<O[K]> };
-}
+export type { Operation };
 
 /** In the order of the OpenAPI document. */
 export const OPERATIONS = {
@@ -63,16 +47,7 @@ export const OPERATIONS = {
   ...mount('', openApiOperations),
 };
 
-export { CONTROL_BASE_PATH } from './control.js';
-
 export type Operations = typeof OPERATIONS;
 export type OperationId = keyof Operations;
 
-/** The control plane's operations, in the order of its OpenAPI document. */
-export const CONTROL_OPERATIONS = {
-  ...mount('', controlOperations),
-  ...mount('', harnessOperations),
-};
-
-export type ControlOperations = typeof CONTROL_OPERATIONS;
-export type ControlOperationId = keyof ControlOperations;
+export { CONTROL_BASE_PATH, CONTROL_OPERATIONS, type ControlOperationId, type ControlOperations } from './control-plane.js';
