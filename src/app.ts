@@ -9,9 +9,9 @@ import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
+import { CONTROL_BASE_PATH } from './operations/control.js';
 import type { Runtime } from './runtime.js';
 import { controlRoutes } from './routes/control.js';
-import { controlSnapshotsRoutes } from './routes/control-snapshots.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { registerOpenApiDocument } from './routes/openapi.js';
@@ -80,9 +80,8 @@ export function createApp(rt: Runtime, options: AppOptions = {}) {
 
   // The dashboard takes HTML forms, so it is mounted before the control plane's JSON-only bodies.
   app.route('/_emulator/ui', dashboardRoutes(rt));
-  app.use('/_emulator/*', jsonBody());
-  app.route('/_emulator', controlRoutes(rt, routeList));
-  app.route('/_emulator/snapshots', controlSnapshotsRoutes(rt));
+  app.use(`${CONTROL_BASE_PATH}/*`, jsonBody());
+  app.route(CONTROL_BASE_PATH, controlRoutes(rt, { apiRoutes: routeList, version: options.version ?? '0.0.0' }));
   app.route('/_provider', providerPages(rt));
 
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));

@@ -1,7 +1,11 @@
-/** The CLI's way to a running emulator's control plane (`/_emulator`), with readable failures. */
+/**
+ * The CLI's way to a running emulator's control plane (`/_emulator`): the typed control client
+ * (client/control.ts) for `--url` and `--admin-token`, and its failures as one-line CliErrors.
+ */
 import { apiBaseUrl, BaseUrlError } from '../base-url.js';
+import type { ControlClient } from '../client/control.js';
+import type { ApiResult } from '../client/transport.js';
 import { describeErrorEnvelope } from '../errors.js';
-import { loadUndici } from '../undici.js';
 import { CliError } from './output.js';
 
 export const DEFAULT_ORIGIN = 'http://127.0.0.1:4010';
@@ -20,34 +24,36 @@ export function originOf(url: string): string {
   }
 }
 
-/** Calls the control plane and answers its `data`; errors become one-line CliErrors. */
-export async function controlRequest<T>(options: ControlOptions, method: string, path: string, body?: unknown): Promise<T> {
+/** Why a call never got an answer: undici's fetch puts the socket's code (ECONNREFUSED …) in its cause. */
+function unreachable(error: unknown): string {
+  const { code, cause, message } = error as NodeJS.ErrnoException & { cause?: { code?: string } };
+  return cause?.code ?? code ?? message;
+}
+
+/**
+ * Makes one call of the control plane with the client for `options` and answers its `data`; no
+ * answer, an error answer or one without `data` becomes a one-line CliError. No timeout: a
+ * clock step or a fault's delay may rightly take minutes.
+ */
+export async function control<T>(options: ControlOptions, call: (emulator: ControlClient) => Promise<ApiResult<{ data: T }>>): Promise<T> {
   const origin = originOf(options.url);
-  const headers: Record<string, string> = {};
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  if (options.adminToken) headers['authorization'] = `Bearer ${options.adminToken}`;
-  let response;
+  // Loaded on first use: the client brings every operation's schemas, which `svc serve` must not pay for at start.
+  const { createControlClient } = await import('../client/control.js');
+  const emulator = createControlClient({
+    baseUrl: origin,
+    timeoutMs: 0,
+    ...(options.adminToken ? { headers: { authorization: `Bearer ${options.adminToken}` } } : {}),
+  });
+  let result: ApiResult<{ data: T }>;
   try {
-    response = await (
-      await loadUndici()
-    ).request(`${origin}/_emulator${path}`, {
-      method: method as 'GET',
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    result = await call(emulator);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new CliError(`cannot reach the emulator at ${origin} (${code}); is \`svc serve\` running there? (set --url)`, 2);
+    throw new CliError(`cannot reach the emulator at ${origin} (${unreachable(error)}); is \`svc serve\` running there? (set --url)`, 2);
   }
-  const text = await response.body.text();
-  let parsed: { data?: T } | undefined;
-  try {
-    parsed = JSON.parse(text) as typeof parsed;
-  } catch {
-    parsed = undefined;
+  const data = result.ok ? (result.body as { data?: T } | undefined)?.data : undefined;
+  if (data === undefined) {
+    const { pathname, search } = new URL(result.request.url);
+    throw new CliError(`${result.request.method} ${pathname}${search} failed: ${describeErrorEnvelope(result.body, result.status)}`);
   }
-  if (response.statusCode >= 400 || parsed?.data === undefined) {
-    throw new CliError(`${method} /_emulator${path} failed: ${describeErrorEnvelope(parsed, response.statusCode)}`);
-  }
-  return parsed.data;
+  return data;
 }

@@ -1,26 +1,20 @@
 /**
- * The typed client's calls for test runs (issue 35), under `client.emulator`: a tenant per test
- * worker, the request journal, and waiting for an event or a webhook delivery without a
- * polling loop in every test. They speak to the control plane (`/_emulator`), so they work
+ * The typed client's calls for test runs, under `client.emulator`: a tenant per test worker,
+ * the request journal, and waiting for an event or a webhook delivery without a polling loop
+ * in every test. Made from the control plane's derived methods (control.ts), so they work
  * against svc, not against another deployment of the API.
  */
 import type { z } from '@hono/zod-openapi';
-import type { CreateTenantInput, JournalEntry, RecordedEvent } from '../schemas/harness.js';
-import type { Delivery, DeliveryStatus } from '../schemas/webhooks.js';
-import type { FixtureInput } from '../schemas/fixture.js';
-import type { ApiResult, CallOptions } from './transport.js';
+import type { ControlOperations } from '../operations/control-plane.js';
+import type { ControlDelivery, RecordedEvent } from '../schemas/control.js';
+import type { JournalEntry, TestTenant } from '../schemas/harness.js';
+import type { DeliveryStatus } from '../schemas/webhooks.js';
+import { isEventType } from '../schemas/words.js';
+import type { OperationCalls } from './operations.js';
+import type { CallOptions } from './transport.js';
 import { unwrap } from './transport.js';
 
-export type { JournalEntry, RecordedEvent };
-
-type R<T> = Promise<ApiResult<{ data: T }>>;
-type Control = <T>(method: string, path: string, extra?: CallOptions) => Promise<ApiResult<T>>;
-
-export interface TestTenant {
-  tenant: { id: string; name: string; plan: string };
-  apiKey: string;
-  template: string | null;
-}
+export type { ControlDelivery, JournalEntry, RecordedEvent, TestTenant };
 
 export interface RequestFilter {
   tenant?: string;
@@ -33,8 +27,6 @@ export interface RequestFilter {
   after?: number;
   limit?: number;
 }
-
-export type ControlDelivery = z.infer<typeof Delivery> & { tenantId: string; webhookDeleted: boolean };
 
 export interface WaitOptions {
   /** The tenant to look in (a test worker's own); every tenant when left out. */
@@ -76,39 +68,33 @@ function describeWait(noun: string, options: WaitOptions): string {
   return `${noun} (${parts.join(', ')})`;
 }
 
-export function harnessCalls(control: Control) {
-  const id = (value: string): string => encodeURIComponent(value);
-  const events = (tenant: string | undefined, type: string | undefined) =>
-    control<{ data: RecordedEvent[] }>('GET', '/events', { query: { tenant, type, limit: 1000 } });
-  const deliveries = (
-    filter: { tenant?: string; eventType?: string; eventId?: string; status?: z.infer<typeof DeliveryStatus> } = {},
-    extra?: CallOptions,
-  ): R<ControlDelivery[]> =>
-    control('GET', '/deliveries', {
-      ...extra,
-      query: { tenant: filter.tenant, event_type: filter.eventType, event_id: filter.eventId, status: filter.status },
-    });
+/** The harness's calls made from the control plane's derived methods: filters as a test names them, and waits. */
+export function harnessCalls(calls: OperationCalls<ControlOperations>) {
+  const events = async (tenant: string | undefined, type: string | undefined): Promise<RecordedEvent[]> => {
+    // The server refuses an unknown type too; said here, the wait fails at once rather than at its timeout.
+    if (type !== undefined && !isEventType(type)) throw new Error(`cannot wait for "${type}": not an event type`);
+    return unwrap(await calls.listEvents({ tenant, type, limit: 1000 })).data;
+  };
+  const deliveries = (filter: { tenant?: string; eventType?: string; eventId?: string; status?: z.infer<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
+    calls.listAllDeliveries({ tenant: filter.tenant, event_type: filter.eventType, event_id: filter.eventId, status: filter.status }, extra);
 
   const waitForEvent = (options: WaitOptions = {}): Promise<RecordedEvent> =>
     until(describeWait('an event', options), options, async () =>
-      unwrap(await events(options.tenant, options.type)).data.find((event) => options.match === undefined || matches(event.data, options.match)),
+      (await events(options.tenant, options.type)).find((event) => options.match === undefined || matches(event.data, options.match)),
     );
 
   return {
     /** A tenant per test worker: made from the fixture's template (or a plan), reset alone, removed. */
     tenants: {
-      list: (extra?: CallOptions): R<Array<TestTenant['tenant'] & { users: number; apps: number; webhooks: number }>> => control('GET', '/tenants', extra),
-      create: (body: Partial<CreateTenantInput> = {}, extra?: CallOptions): R<TestTenant> => control('POST', '/tenants', { ...extra, body }),
-      reset: (tenantId: string, body: { template?: string | null } = {}, extra?: CallOptions): R<{ tenant: TestTenant['tenant']; removed: number }> =>
-        control('POST', `/tenants/${id(tenantId)}/reset`, { ...extra, body }),
-      remove: (tenantId: string, extra?: CallOptions): R<{ id: string; deleted: true; removed: number }> =>
-        control('DELETE', `/tenants/${id(tenantId)}`, extra),
+      list: calls.listTestTenants,
+      create: (body: Parameters<typeof calls.createTestTenant>[0] = {}, extra?: CallOptions) => calls.createTestTenant(body, extra),
+      reset: (tenantId: string, body: Parameters<typeof calls.resetTestTenant>[1] = {}, extra?: CallOptions) => calls.resetTestTenant(tenantId, body, extra),
+      remove: calls.removeTestTenant,
     },
     /** The request journal, oldest first; with `limit`, the newest `limit` entries. */
-    requests: (filter: RequestFilter = {}, extra?: CallOptions): R<JournalEntry[]> =>
-      control('GET', '/requests', {
-        ...extra,
-        query: {
+    requests: (filter: RequestFilter = {}, extra?: CallOptions) =>
+      calls.listJournal(
+        {
           tenant: filter.tenant,
           method: filter.method,
           path: filter.path,
@@ -117,22 +103,15 @@ export function harnessCalls(control: Control) {
           after: filter.after,
           limit: filter.limit,
         },
-      }),
-    clearRequests: (tenant?: string, extra?: CallOptions): R<{ cleared: number }> => control('DELETE', '/requests', { ...extra, query: { tenant } }),
+        extra,
+      ),
+    clearRequests: (tenant?: string, extra?: CallOptions) => calls.clearJournal({ tenant }, extra),
     /** Every delivery, of one tenant, event type, event or status. */
     deliveries,
     /** Sends an event again (same event id) to its webhooks, or every event since a time (ISO, or a duration such as `10m`). */
-    redeliver: (
-      body: { eventId?: string; since?: string; tenant?: string },
-      extra?: CallOptions,
-    ): R<{ events: number; redelivered: ControlDelivery[]; skipped: Array<{ id: string; eventId: string; status: string; reason: string }> }> =>
-      control('POST', '/redeliver', { ...extra, body }),
+    redeliver: calls.redeliverEvents,
     /** The store, or one tenant, as a fixture that `svc serve --seed` and `svc seed` take back. */
-    export: (
-      tenant?: string,
-      extra?: CallOptions,
-    ): R<{ fixture: FixtureInput; replacedKeys: Array<{ tenantId: string; key: string }>; leftOut: Record<string, number> }> =>
-      control('GET', '/export', { ...extra, query: { tenant } }),
+    export: (tenant?: string, extra?: CallOptions) => calls.exportFixture({ tenant }, extra),
     /** Waits for an event in the event log (newest first): of a type, in a tenant, whose data matches. */
     waitForEvent,
     /**

@@ -9,17 +9,16 @@
  */
 import type { z } from '@hono/zod-openapi';
 import type { ErrorEnvelope, Page } from '../schemas/common.js';
-import type { ClockState } from '../schemas/control.js';
 import type { ExecuteBody } from '../schemas/delegated-sessions.js';
 import type { LoginVerifyBody, RegisterVerifyBody } from '../schemas/passkeys.js';
-import type { Delivery } from '../schemas/webhooks.js';
+import { createControlClient } from './control.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
-import { harnessCalls } from './harness.js';
-import { snapshotCalls } from './snapshots.js';
-import { operationCalls } from './operations.js';
+import { OPERATIONS } from '../operations/index.js';
+import { callsOf } from './operations.js';
 
+export { createControlClient, type ControlClient, type ControlClientOptions } from './control.js';
 export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
-export type { SnapshotInfo } from './snapshots.js';
+export type { SnapshotInfo } from './control.js';
 export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
 
 /** `{ data }` (spec part 2). */
@@ -30,7 +29,6 @@ export interface Envelope<T> {
 export type { Page };
 export type ErrorBody = z.infer<typeof ErrorEnvelope>;
 
-type Out<T extends z.ZodType> = z.infer<T>;
 type R<T> = Promise<ApiResult<T>>;
 
 export interface ClientOptions extends TransportOptions {
@@ -41,12 +39,8 @@ export interface ClientOptions extends TransportOptions {
 /** Builds a client; `extra` options of each method (headers, another key, a signal) pass through. */
 export function createClient(options: ClientOptions) {
   const call = <T>(method: string, path: string, extra: CallOptions = {}): R<T> => send<T>(options, method, path, extra);
-  const id = (value: string): string => encodeURIComponent(value);
-  const controlBase = new URL(options.baseUrl).origin;
-  const control = <T>(method: string, path: string, extra: CallOptions = {}): R<T> =>
-    send<T>({ ...options, baseUrl: `${controlBase}/_emulator`, apiKey: undefined }, method, path, extra);
 
-  const derived = operationCalls(call);
+  const derived = callsOf(OPERATIONS, call);
   /** One method per operation of the API, named by its operationId in the OpenAPI document. */
   const operations = {
     ...derived,
@@ -111,23 +105,9 @@ export function createClient(options: ClientOptions) {
     billing: { checkout: o.createCheckoutSession, portal: o.createPortalSession, usage: o.getBillingUsage },
     tenant: { get: o.getTenant, update: o.updateTenant },
     health: { healthz: o.checkHealth, readyz: o.checkReadiness },
-    /** The emulator's control plane (D10, D11), at the base URL's origin. */
+    /** The emulator's control plane (D10, D11), at the base URL's origin: control.ts. */
     emulator: {
-      request: <T = unknown>(method: string, path: string, extra?: CallOptions): R<T> => control<T>(method, path, extra),
-      health: (extra?: CallOptions) => control<Envelope<Record<string, unknown>>>('GET', '/health', extra),
-      clock: (extra?: CallOptions) => control<Envelope<Out<typeof ClockState>>>('GET', '/clock', extra),
-      setClock: (body: { now?: string; speed?: number }, extra?: CallOptions) =>
-        control<Envelope<Out<typeof ClockState>>>('POST', '/clock', { ...extra, body }),
-      advance: (by: string, extra?: CallOptions) =>
-        control<Envelope<Out<typeof ClockState> & { fired: number }>>('POST', '/clock/advance', { ...extra, body: { by } }),
-      events: (query: { type?: string; tenant?: string; limit?: number } = {}, extra?: CallOptions) =>
-        control<Envelope<Array<Record<string, unknown>>>>('GET', '/events', { ...extra, query }),
-      dlq: (extra?: CallOptions) => control<Envelope<Array<Out<typeof Delivery> & { tenantId: string }>>>('GET', '/dlq', extra),
-      retryDelivery: (deliveryId: string, extra?: CallOptions) =>
-        control<Envelope<Out<typeof Delivery> & { tenantId: string }>>('POST', `/deliveries/${id(deliveryId)}/retry`, { ...extra, body: {} }),
-      ...harnessCalls(control),
-      /** Named snapshots of the whole state: save, list, get, restore, delete. */
-      snapshots: snapshotCalls(control),
+      ...createControlClient(options),
       /** The same client acting with another API key: a test worker's tenant's, from `tenants.create()`. */
       clientFor: (apiKey: string) => createClient({ ...options, apiKey }),
     },

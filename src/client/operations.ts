@@ -1,15 +1,14 @@
 /**
- * The client's methods made from the operations table (operations/index.ts): one per
- * operationId, its method, path, arguments and answer taken from the route's createRoute()
- * config. A call's arguments come in one order: the session or delegate token when the route's
+ * The client's methods made from an operations table (operations/index.ts: the API's, or the
+ * control plane's): one per operationId, its method, path, arguments and answer taken from the
+ * route's createRoute() config. A call's arguments come in one order: the session or delegate token when the route's
  * security asks for one, the path parameters in the path's order, then the JSON body or the
  * query (optional where the route's is), then the CallOptions.
  */
 import type { z } from '@hono/zod-openapi';
-import { OPERATIONS, type OperationId, type Operations, type Operation } from '../operations/index.js';
-import type { ApiResult, CallOptions } from './transport.js';
-
-type Config<K extends OperationId> = Operations[K]['config'];
+import type { Operations } from '../operations/index.js';
+import type { Operation } from '../operations/mount.js';
+import type { ApiResult, CallOptions, QueryValues } from './transport.js';
 
 /** The schema of a body or response given as `application/json`. */
 type JsonSchema<T> = T extends { content: { 'application/json': { schema: infer S extends z.ZodType } } } ? S : never;
@@ -41,11 +40,18 @@ type Input<C> = C extends { request: { body: infer B } }
 type Output<C> = C extends { responses: infer R } ? z.infer<JsonSchema<R extends { 200: infer A } ? A : R extends { 201: infer A } ? A : never>> : never;
 
 /** The method of one operation. */
-export type OperationCall<K extends OperationId> = (
-  ...args: [...Acting<Config<K>>, ...PathParams<Config<K>['path']>, ...Input<Config<K>>, extra?: CallOptions]
-) => Promise<ApiResult<Output<Config<K>>>>;
+export type OperationCall<O extends Operation> = (
+  ...args: [...Acting<O['config']>, ...PathParams<O['config']['path']>, ...Input<O['config']>, extra?: CallOptions]
+) => Promise<ApiResult<Output<O['config']>>>;
 
-export type OperationCalls = { [K in OperationId]: OperationCall<K> };
+/** One method per operation of a table, named by its operationId. */
+export type OperationCalls<T extends Record<string, Operation> = Operations> = { [K in keyof T]: OperationCall<T[K]> };
+
+/** The answer of an operation's method once unwrapped: its 2xx body. */
+export type Answer<O extends Operation> = Output<O['config']>;
+
+/** What an operation of a table takes as its query, as the method takes it. */
+export type QueryOf<O extends Operation> = O['config'] extends { request: { query: infer Q extends z.ZodType } } ? Partial<z.output<Q>> : never;
 
 type Call = <T>(method: string, path: string, extra?: CallOptions) => Promise<ApiResult<T>>;
 
@@ -69,14 +75,14 @@ function bind(call: Call, operation: Operation): (...args: unknown[]) => Promise
     return call(operation.method, path, {
       ...extra,
       ...(bearer === undefined ? {} : { bearer }),
-      ...(takes === null ? {} : { [takes]: input }),
+      ...(takes === 'body' ? { body: input } : takes === 'query' ? { query: input as QueryValues } : {}),
     });
   };
 }
 
-/** Every operation's method, named by its operationId. */
-export function operationCalls(call: Call): OperationCalls {
+/** Every operation's method of `table`, named by its operationId. */
+export function callsOf<T extends Record<string, Operation>>(table: T, call: Call): OperationCalls<T> {
   const calls: Record<string, unknown> = {};
-  for (const [operationId, operation] of Object.entries(OPERATIONS)) calls[operationId] = bind(call, operation);
-  return calls as OperationCalls;
+  for (const [operationId, operation] of Object.entries(table)) calls[operationId] = bind(call, operation);
+  return calls as OperationCalls<T>;
 }

@@ -1,7 +1,7 @@
 /**
  * The control plane's snapshot operations, below `/_emulator/snapshots` (docs/control-plane.md#snapshots),
  * one createRoute() config each: the one declaration that routes/control-snapshots.ts and the
- * typed client (client/snapshots.ts) share. Like the rest of the control plane they need no API
+ * typed client (client/control.ts) share. Like the rest of the control plane they need no API
  * key and answer loopback callers (or the admin token's bearer) only.
  */
 import { createRoute, z } from '@hono/zod-openapi';

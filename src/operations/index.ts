@@ -1,9 +1,10 @@
 /**
- * Every operation of the API by operationId: its createRoute() config (operations/<area>.ts)
- * and its path below /v1, the area's mount point (app.ts) joined to the config's path. The
- * typed client is made from this table; it imports the schemas and zod, nothing of the server.
+ * Every operation by operationId: its createRoute() config (operations/<area>.ts) and its
+ * path below its base, the area's mount point joined to the config's path. Two tables: the
+ * API's below /v1 (OPERATIONS; the areas' mount points are app.ts's) and the control plane's
+ * below /_emulator (CONTROL_OPERATIONS, served by one router at CONTROL_BASE_PATH). The typed
+ * client is made from them; they import the schemas and zod, nothing of the server.
  */
-import type { RouteConfig } from '@hono/zod-openapi';
 import { analyticsOperations } from './analytics.js';
 import { apiKeysOperations } from './api-keys.js';
 import { appsOperations } from './apps.js';
@@ -21,22 +22,9 @@ import { tenantOperations } from './tenant.js';
 import { usersOperations } from './users.js';
 import { walletsOperations } from './wallets.js';
 import { webhooksOperations } from './webhooks.js';
+import { mount, type Operation } from './mount.js';
 
-/** One operation: its config, and its method and path as a call sends them (`GET`, `/apps/{id}`). */
-export interface Operation<C extends RouteConfig = RouteConfig> {
-  config: C;
-  method: string;
-  path: string;
-}
-
-/** An area's operations mounted at `base` (`/apps`; '' for those at the root of /v1). */
-function mount<O extends Record<string, RouteConfig>>(base: string, operations: O): { [K in keyof O]: Operation<O[K]> } {
-  const mounted: Record<string, Operation> = {};
-  for (const [operationId, config] of Object.entries(operations)) {
-    mounted[operationId] = { config, method: config.method.toUpperCase(), path: config.path === '/' ? base : `${base}${config.path}` };
-  }
-  return mounted as { [K in keyof O]: Operation<O[K]> };
-}
+export type { Operation };
 
 /** In the order of the OpenAPI document. */
 export const OPERATIONS = {
@@ -61,3 +49,5 @@ export const OPERATIONS = {
 
 export type Operations = typeof OPERATIONS;
 export type OperationId = keyof Operations;
+
+export { CONTROL_BASE_PATH, CONTROL_OPERATIONS, type ControlOperationId, type ControlOperations } from './control-plane.js';

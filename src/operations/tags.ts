@@ -21,3 +21,16 @@ export const API_TAGS = [
 ] as const;
 
 export type ApiTag = (typeof API_TAGS)[number]['name'];
+
+/** The control plane's document's tags (`/_emulator/openapi.json`): one per topic; every control operation carries one. */
+export const CONTROL_TAGS = [
+  { name: 'Emulator', description: "The emulator's state (its store, its clock, what waits on the clock) and this document." },
+  { name: 'Clock', description: 'The emulator clock that TOTP codes, TTLs and webhook retries are checked against (docs/design.md#d10).' },
+  { name: 'Events and deliveries', description: 'The event log, every delivery across tenants, the DLQ, retries and redeliveries (docs/design.md#d8).' },
+  { name: 'Store', description: 'Reset to the fixture, seed a fixture, record a sample event, export the store as a fixture.' },
+  { name: 'Faults', description: 'Make the next matching /v1 requests answer an error status, or wait, or both (docs/design.md#d11).' },
+  { name: 'Test tenants', description: 'A throwaway tenant per test worker: made from a fixture tenant, reset alone, removed.' },
+  { name: 'Request journal', description: 'The /v1 requests the emulator answered, with their bodies (secrets redacted).' },
+] as const;
+
+export type ControlTag = (typeof CONTROL_TAGS)[number]['name'];

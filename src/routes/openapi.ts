@@ -1,13 +1,16 @@
 /**
  * GET /v1/openapi.json: the OpenAPI 3.1 document of the /v1 routes, made at request time from
  * their createRoute() declarations, with a tag per area of the spec, the security schemes,
- * the answers every operation shares and the webhook events.
+ * the answers every operation shares and the webhook events. GET /_emulator/openapi.json: the
+ * control plane's, made the same way from its own declarations.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv } from '../middleware/context.js';
 import { OPERATION_DESCRIPTIONS } from './openapi-descriptions.js';
 import { HTTP_METHODS, withSharedResponses, type OpenApiObject } from './openapi-responses.js';
-import { API_TAGS } from '../operations/tags.js';
+import { CONTROL_BASE_PATH, controlOperations } from '../operations/control.js';
+import { API_TAGS, CONTROL_TAGS } from '../operations/tags.js';
+import { CONTROL_REQUEST_HEADER } from '../schemas/control.js';
 import { registerWebhooks } from './openapi-webhooks.js';
 import { openApiOperations } from '../operations/openapi.js';
 
@@ -35,6 +38,60 @@ function underBasePath(doc: OpenApiObject, basePath: string): OpenApiObject {
   return doc;
 }
 
+/** What a document says of itself: its title, its version, what it adds to the `info` the two share, its tags. */
+interface DocumentInfo {
+  title: string;
+  version: string;
+  description: string;
+  tags: ReadonlyArray<{ name: string; description: string }>;
+  basePath: string;
+}
+
+/**
+ * Serves GET /openapi.json on `app`, the document of `routes()` made once (on the first
+ * request, when every lazily loaded area is loaded) after `describe` has added what the
+ * document has beside the routes; `servers` is the origin the document is fetched from, so a
+ * client made from it calls this emulator, on any port.
+ */
+function serveDocument(
+  app: OpenAPIHono<AppEnv>,
+  info: DocumentInfo,
+  routes: () => Promise<OpenAPIHono<AppEnv>>,
+  describe: (all: OpenAPIHono<AppEnv>) => OpenAPIHono<AppEnv>,
+): void {
+  let described: Promise<OpenAPIHono<AppEnv>> | null = null;
+  const describedRoutes = (): Promise<OpenAPIHono<AppEnv>> => {
+    if (described === null) {
+      described = routes().then(describe);
+      described.catch(() => (described = null)); // an area that failed to load is tried again by the next request
+    }
+    return described;
+  };
+  const document = (all: OpenAPIHono<AppEnv>, origin: string): OpenApiObject =>
+    underBasePath(
+      withDescriptions(
+        withSharedResponses(
+          all.getOpenAPI31Document({
+            openapi: '3.1.0',
+            info: {
+              title: info.title,
+              version: info.version,
+              description: info.description,
+              license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
+              // The emulator answers for itself: its dashboard shows what it holds and what it sent.
+              contact: { name: 'svc emulator dashboard', url: `${origin}/_emulator/ui` },
+            },
+            servers: [{ url: origin, description: 'The emulator this document was fetched from' }],
+            tags: info.tags.map((tag) => ({ ...tag })),
+          }),
+        ),
+      ),
+      info.basePath,
+    );
+  // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
+  app.get('/openapi.json', async (c) => c.json(document(await describedRoutes(), new URL(c.req.url).origin), 200));
+}
+
 /**
  * Serves GET /openapi.json on the app of `basePath`. The document is made from `routes()`,
  * every route of the app in the order the document lists them (app.ts: most areas are loaded
@@ -45,38 +102,43 @@ export function registerOpenApiDocument(
   v1: OpenAPIHono<AppEnv>,
   options: { version: string; basePath: string; routes: () => Promise<OpenAPIHono<AppEnv>> },
 ): void {
-  let described: Promise<OpenAPIHono<AppEnv>> | null = null;
-  const describedRoutes = (): Promise<OpenAPIHono<AppEnv>> => {
-    if (described === null) {
-      described = options.routes().then(describe);
-      described.catch(() => (described = null)); // an area that failed to load is tried again by the next request
-    }
-    return described;
+  const info: DocumentInfo = {
+    title: 'Wallet and Identity Service API',
+    version: options.version,
+    description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
+    tags: API_TAGS,
+    basePath: options.basePath,
   };
-  // `servers` is the origin the document is fetched from, so a client made from it calls this emulator, on any port.
-  const document = (all: OpenAPIHono<AppEnv>, origin: string): OpenApiObject =>
-    underBasePath(
-      withDescriptions(
-        withSharedResponses(
-          all.getOpenAPI31Document({
-            openapi: '3.1.0',
-            info: {
-              title: 'Wallet and Identity Service API',
-              version: options.version,
-              description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
-              license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
-              // The emulator answers for itself: its dashboard shows what it holds and what it sent.
-              contact: { name: 'svc emulator dashboard', url: `${origin}/_emulator/ui` },
-            },
-            servers: [{ url: origin, description: 'The emulator this document was fetched from' }],
-            tags: API_TAGS.map((tag) => ({ ...tag })),
-          }),
-        ),
-      ),
-      options.basePath,
-    );
-  // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  v1.get('/openapi.json', async (c) => c.json(document(await describedRoutes(), new URL(c.req.url).origin), 200));
+  serveDocument(v1, info, options.routes, describe);
+}
+
+/**
+ * Serves GET /openapi.json on the control plane's router (mounted at CONTROL_BASE_PATH), the
+ * document of its own routes: their declarations in operations/control*.ts, the guard's
+ * bearer scheme, and the shared answers as /v1's document gives them.
+ */
+export function registerControlDocument(control: OpenAPIHono<AppEnv>, options: { version: string }): void {
+  const info: DocumentInfo = {
+    title: 'svc control plane',
+    version: options.version,
+    description: `The emulator's own API below ${CONTROL_BASE_PATH}: its clock, event log, DLQ, store, faults and what test runs ask of it (docs/control-plane.md). It needs no API key and answers only loopback callers, unless svc serve has --admin-token, whose value others send as a bearer token. svc's own clients send ${CONTROL_REQUEST_HEADER}: 1 with every call that changes something.`,
+    tags: CONTROL_TAGS,
+    basePath: CONTROL_BASE_PATH,
+  };
+  serveDocument(
+    control,
+    info,
+    () => Promise.resolve(control),
+    (all) => {
+      all.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+        type: 'http',
+        scheme: 'bearer',
+        description: "The value of svc serve's --admin-token; a loopback caller needs none",
+      });
+      all.openAPIRegistry.registerPath(controlOperations.getControlOpenApiDocument);
+      return all;
+    },
+  );
 }
 
 /** Adds what the document has beside the routes: the security schemes, the webhooks and GET /openapi.json itself. */

@@ -1,11 +1,38 @@
-/** The control plane's bodies and answers (D10, D11). */
+/**
+ * The control plane's bodies, queries and answers (D10, D11): the one declaration that
+ * operations/control.ts, its routes, its OpenAPI document and the typed client share.
+ */
 import { z } from '@hono/zod-openapi';
 import { parseDuration } from '../duration.js';
 import type { ErrorCode } from '../errors.js';
 import { EVENT_TYPES } from './words.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';
+import { Delivery } from './webhooks.js';
 
-export const ClockState = z.object({ now: IsoTimestamp, speed: z.number() }).openapi('ClockState');
+/**
+ * The header svc's own clients (the typed client, hence the CLI and svc/testing) send with
+ * every state-changing control-plane request, as `x-svc-control: 1`. No HTML form can send a
+ * header of its own, so a guard may take it (or a JSON body) as proof that a page did not.
+ */
+export const CONTROL_REQUEST_HEADER = 'x-svc-control';
+
+export const ClockState = z
+  .object({
+    now: IsoTimestamp.openapi({ description: 'The emulated time' }),
+    speed: z.number().openapi({ description: 'Emulated seconds per real second' }),
+  })
+  .openapi('ClockState');
+
+/** GET /_emulator/health: the process answers, with its store, its clock and what waits on it. */
+export const EmulatorHealth = z
+  .object({
+    status: z.literal('ok'),
+    store: z.enum(['memory', 'file', 'postgres']),
+    dataDir: z.string().nullable().openapi({ description: 'The data dir of the file store; null for the others' }),
+    clock: ClockState,
+    scheduledDeliveries: z.number().int().min(0).openapi({ description: 'Delivery attempts waiting on the emulator clock' }),
+  })
+  .openapi('EmulatorHealth');
 
 export const SetClockBody = z
   .object({
@@ -16,13 +43,53 @@ export const SetClockBody = z
 
 export const AdvanceClockBody = z.object({ by: Duration });
 
-export const AdvanceResult = ClockState.extend({ fired: z.number().int() });
+export const AdvanceResult = ClockState.extend({
+  fired: z.number().int().min(0).openapi({ description: 'Delivery attempts that came due on the way and were made' }),
+}).openapi('ClockAdvanced');
+
+/** An event of the log, as it is stored and as `GET /_emulator/events` lists it (D8). */
+export const RecordedEvent = z
+  .object({
+    id: idOf('evt'),
+    tenantId: idOf('ten'),
+    type: z.string(),
+    created_at: IsoTimestamp,
+    api_version: z.string(),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .openapi('RecordedEvent');
+export type RecordedEvent = z.infer<typeof RecordedEvent>;
 
 export const EventsQuery = z.object({
   type: z.enum(EVENT_TYPES, { error: `not a known event type; one of ${EVENT_TYPES.join(', ')}` }).optional(),
   tenant: z.string().max(100).optional(),
-  limit: z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(1000)).optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(1000))
+    .optional()
+    .openapi({ type: 'integer', minimum: 1, maximum: 1000, default: 100 }),
 });
+
+/**
+ * A delivery as the control plane shows it: with its tenant, since it spans tenants, and
+ * `webhookDeleted` when its webhook is gone (kept for its history, it cannot be sent).
+ */
+export const ControlDelivery = Delivery.extend({
+  tenantId: idOf('ten'),
+  webhookDeleted: z.boolean(),
+}).openapi('ControlDelivery');
+export type ControlDelivery = z.infer<typeof ControlDelivery>;
+
+/** A tenant as the control plane reports what it seeded. */
+export const SeededTenant = z.object({ id: idOf('ten'), name: z.string(), plan: z.string() }).openapi('SeededTenant');
+
+/** What POST /_emulator/reset and /_emulator/seed answer: the tenants seeded. */
+export const Seeded = z.object({ tenants: z.array(SeededTenant) }).openapi('Seeded');
+
+/** How many things a DELETE cleared. */
+export const Cleared = z.object({ cleared: z.number().int().min(0) }).openapi('Cleared');
 
 /** Statuses a fault may answer, with the catalogue code its envelope carries; any other 5xx says internal_error. */
 export const FAULT_CODES = {
@@ -66,6 +133,20 @@ export const FaultBody = z.object({
 
 export type FaultInput = z.output<typeof FaultBody>;
 
+/** A fault as the control plane answers it. */
+export const Fault = z
+  .object({
+    id: idOf('flt'),
+    method: z.string().nullable().openapi({ description: 'Upper-case method, or null for any' }),
+    path: z.string().openapi({ description: 'The path as given, relative to /v1' }),
+    status: z.number().int().nullable(),
+    delay: z.string().nullable(),
+    count: z.number().int(),
+    remaining: z.number().int().min(0).openapi({ description: 'Matching requests it will still hit' }),
+    createdAt: IsoTimestamp,
+  })
+  .openapi('Fault');
+
 /** POST /_emulator/trigger: record one event of `type` with sample data (or `data`) for a tenant (default the first). */
 export const TriggerBody = z.object({
   type: z.enum(EVENT_TYPES),
@@ -74,3 +155,6 @@ export const TriggerBody = z.object({
 });
 
 export type TriggerInput = z.output<typeof TriggerBody>;
+
+/** What POST /_emulator/trigger answers: the event and its deliveries after their first attempt. */
+export const Triggered = z.object({ event: RecordedEvent, deliveries: z.array(Delivery) }).openapi('Triggered');

@@ -1,9 +1,16 @@
 /**
- * The control plane's bodies and queries for running tests against svc (issue 35): tenants
- * made per test worker, the request journal, and waiting for what a test expects.
+ * The control plane's bodies, queries and answers for running tests against svc: tenants
+ * made per test worker, the request journal, every delivery, redelivery and the store as a
+ * fixture (operations/control-harness.ts).
  */
 import { z } from '@hono/zod-openapi';
+import { IsoTimestamp, idOf } from './common.js';
+import { ControlDelivery, RecordedEvent } from './control.js';
+import { Fixture } from './fixture.js';
+import { DeliveryStatus } from './webhooks.js';
 import { PLANS } from './words.js';
+
+export { RecordedEvent };
 
 const Count = (max: number) => z.string().regex(/^\d+$/, 'a whole number').transform(Number).pipe(z.number().int().min(1).max(max));
 
@@ -60,32 +67,76 @@ export const RedeliverBody = z
   })
   .refine((body) => body.eventId !== undefined || body.since !== undefined, { message: 'give eventId or since', path: ['eventId'] });
 
-/** One request the emulator answered, as `GET /_emulator/requests` lists it (bodies with secrets redacted). */
-export interface JournalEntry {
-  /** Increases by one per request this process answered; `after` filters on it. */
-  seq: number;
-  /** Real (wall-clock) time the request arrived, ISO. */
-  time: string;
-  /** The emulator clock when it arrived, ISO (D10). */
-  emulatedTime: string;
-  tenantId: string | null;
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  requestId: string;
-  durationMs: number;
-  /** The JSON body as sent, secrets redacted; null when there was none. */
-  requestBody: unknown;
-  responseBody: unknown;
-}
+/** GET /_emulator/deliveries: every delivery, of one tenant, event type, event or status. */
+export const DeliveriesQuery = z.object({
+  tenant: z.string().max(100).optional(),
+  event_type: z.string().max(100).optional(),
+  event_id: z.string().max(100).optional(),
+  status: DeliveryStatus.optional(),
+});
 
-/** An event of the log, as it is stored and as `GET /_emulator/events` lists it (D8). */
-export interface RecordedEvent {
-  id: string;
-  tenantId: string;
-  type: string;
-  created_at: string;
-  api_version: string;
-  data: Record<string, unknown>;
-}
+/** One tenant, or every tenant when left out (GET /_emulator/export, DELETE /_emulator/requests). */
+export const TenantQuery = z.object({ tenant: z.string().max(100).optional() });
+
+const TenantOf = z.object({ id: idOf('ten'), name: z.string(), plan: z.string() });
+
+/** A tenant of GET /_emulator/tenants, with how much it holds. */
+export const TenantSummary = TenantOf.extend({
+  users: z.number().int().min(0),
+  apps: z.number().int().min(0),
+  webhooks: z.number().int().min(0),
+  createdAt: IsoTimestamp,
+}).openapi('TenantSummary');
+
+/** POST /_emulator/tenants: the tenant, its key (shown once, D3) and the fixture tenant it was copied from. */
+export const TestTenant = z
+  .object({
+    tenant: TenantOf,
+    apiKey: z.string().openapi({ description: "The new key's value: shown once, as POST /v1/api-keys shows it" }),
+    template: z.string().nullable().openapi({ description: 'The fixture tenant it was copied from; null when made empty' }),
+  })
+  .openapi('TestTenant');
+export type TestTenant = z.infer<typeof TestTenant>;
+
+export const TenantReset = z.object({ tenant: TenantOf, removed: z.number().int().min(0) }).openapi('TenantReset');
+
+export const TenantRemoved = z.object({ id: z.string(), deleted: z.literal(true), removed: z.number().int().min(0) }).openapi('TenantRemoved');
+
+/** One request the emulator answered, as `GET /_emulator/requests` lists it (bodies with secrets redacted). */
+export const JournalEntry = z
+  .object({
+    seq: z.number().int().openapi({ description: 'Increases by one per request this process answered; `after` filters on it' }),
+    time: z.string().openapi({ description: 'Real (wall-clock) time the request arrived, ISO' }),
+    emulatedTime: z.string().openapi({ description: 'The emulator clock when it arrived, ISO (D10)' }),
+    tenantId: z.string().nullable(),
+    method: z.string(),
+    path: z.string(),
+    query: z.string(),
+    status: z.number().int(),
+    requestId: z.string(),
+    durationMs: z.number(),
+    requestBody: z.unknown().openapi({ description: 'The JSON body as sent, secrets redacted; null when there was none' }),
+    responseBody: z.unknown(),
+  })
+  .openapi('JournalEntry');
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+/** POST /_emulator/redeliver: how many events, the deliveries sent again and those left alone (with why). */
+export const Redelivered = z
+  .object({
+    events: z.number().int().min(0),
+    redelivered: z.array(ControlDelivery),
+    skipped: z.array(z.object({ id: z.string(), eventId: z.string(), status: z.string(), reason: z.string() })),
+  })
+  .openapi('Redelivered');
+
+/** GET /_emulator/export: the store, or one tenant, as a fixture that `svc serve --seed` and `svc seed` take back. */
+export const Exported = z
+  .object({
+    fixture: Fixture,
+    replacedKeys: z
+      .array(z.object({ tenantId: z.string(), tenantName: z.string(), key: z.string() }))
+      .openapi({ description: 'Tenants whose keys could not be written out, with the new key the fixture gives them instead' }),
+    leftOut: z.record(z.string(), z.number().int()).openapi({ description: 'Records of each collection the fixture format has no place for' }),
+  })
+  .openapi('Exported');

@@ -8,16 +8,16 @@
  */
 import { ApiError, notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
-import { Fixture, type FixtureInput } from '../schemas/fixture.js';
+import { Fixture, type FixtureData } from '../schemas/fixture.js';
 import { COLLECTION_NAMES, type TenantRecord } from '../store/records.js';
 import { hashSecret, newApiKeyValue } from './api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile } from './seed.js';
 import { knownKeyValues } from './test-tenants.js';
 
-type ExportedTenant = FixtureInput['tenants'][number];
+type ExportedTenant = FixtureData['tenants'][number];
 
 export interface ExportResult {
-  fixture: FixtureInput;
+  fixture: FixtureData;
   /** Tenants whose keys could not be written out, with the new key the fixture gives them instead. */
   replacedKeys: Array<{ tenantId: string; tenantName: string; key: string }>;
   /** Records of each collection the fixture format has no place for. */
@@ -91,7 +91,7 @@ export async function exportFixture(rt: Runtime, tenantId?: string): Promise<Exp
       users: kept.map((user) => ({ email: user.email, name: user.name, trustLevel: user.trustLevel, createdAt: user.createdAt })),
     };
   });
-  const fixture: FixtureInput = { tenants: exported };
+  const fixture: FixtureData = { tenants: exported };
   // What is written must be what --seed takes back; a mismatch is svc's bug, said plainly.
   const checked = Fixture.safeParse(fixture);
   if (!checked.success) throw new Error(`the exported fixture does not pass its own schema: ${checked.error.message}`);

@@ -1,17 +1,11 @@
 /** `svc clock get|advance|set`: drive a running emulator's clock (D10). */
 import type { Command } from 'commander';
 import { parseDuration } from '../../duration.js';
-import { controlRequest } from '../control-client.js';
+import { control } from '../control-client.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { CliError } from '../output.js';
 
-interface ClockState {
-  now: string;
-  speed: number;
-  fired?: number;
-}
-
-function print(state: ClockState, options: ControlCliOptions): void {
+function print(state: { now: string; speed: number; fired?: number }, options: ControlCliOptions): void {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(state)}\n`);
     return;
@@ -47,7 +41,7 @@ Examples:
   $ svc clock get --url http://127.0.0.1:4301`,
     )
     .action(async (options: ControlCliOptions) => {
-      print(await controlRequest<ClockState>(options, 'GET', '/clock'), options);
+      print(await control(options, (emulator) => emulator.clock()), options);
     });
 
   withControlOptions(clock.command('advance <duration>').description('Jump ahead (90s, 15m, 2h, 1d), firing everything that comes due'))
@@ -63,7 +57,7 @@ Examples:
     )
     .action(async (by: string, options: ControlCliOptions) => {
       if (parseDuration(by) === undefined) throw new CliError(`"${by}" is not a duration such as 90s, 15m, 2h or 1d`, 2);
-      print(await controlRequest<ClockState>(options, 'POST', '/clock/advance', { by }), options);
+      print(await control(options, (emulator) => emulator.advance(by)), options);
     });
 
   withControlOptions(clock.command('set').description('Set the emulated time and/or speed'))
@@ -92,6 +86,6 @@ Examples:
         if (!(speed > 0)) throw new CliError(`--speed must be a positive number, got "${options.speed}"`, 2);
         body.speed = speed;
       }
-      print(await controlRequest<ClockState>(options, 'POST', '/clock', body), options);
+      print(await control(options, (emulator) => emulator.setClock(body)), options);
     });
 }

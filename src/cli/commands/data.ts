@@ -2,17 +2,12 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { FixtureError, loadFixtureFile } from '../../services/seed.js';
-import { controlRequest } from '../control-client.js';
+import { control } from '../control-client.js';
 import { CliError } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
-interface SeededTenant {
-  id: string;
-  name: string;
-  plan: string;
-}
-
-const listTenants = (tenants: SeededTenant[]): string => tenants.map((tenant) => `${tenant.name} ${chalk.dim(`(${tenant.id}, ${tenant.plan})`)}`).join(', ');
+const listTenants = (tenants: Array<{ id: string; name: string; plan: string }>): string =>
+  tenants.map((tenant) => `${tenant.name} ${chalk.dim(`(${tenant.id}, ${tenant.plan})`)}`).join(', ');
 
 export function registerData(program: Command): void {
   withControlOptions(program.command('seed <file>').description('Add the tenants, keys, apps and users of a fixture file to a running emulator'))
@@ -36,7 +31,7 @@ Examples:
         if (error instanceof FixtureError) throw new CliError(error.message, 2);
         throw error;
       }
-      const { tenants } = await controlRequest<{ tenants: SeededTenant[] }>(options, 'POST', '/seed', fixture);
+      const { tenants } = await control(options, (emulator) => emulator.seed(fixture));
       printResult(options, { tenants }, () => [`${chalk.green('Seeded')} ${plural(tenants.length, 'tenant')}: ${listTenants(tenants)}`]);
     });
 
@@ -53,7 +48,7 @@ Examples:
   $ svc reset --url http://127.0.0.1:4011 --json`,
     )
     .action(async (options: ControlCliOptions) => {
-      const { tenants } = await controlRequest<{ tenants: SeededTenant[] }>(options, 'POST', '/reset', {});
+      const { tenants } = await control(options, (emulator) => emulator.reset());
       printResult(options, { tenants }, () => [`${chalk.green('Reset')}: the store holds the fixture again: ${listTenants(tenants)}`]);
     });
 }

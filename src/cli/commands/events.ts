@@ -1,8 +1,8 @@
 /** `svc events`: a running emulator's event log, newest first (D8, D11). */
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import type { EventRecord } from '../../store/records.js';
-import { controlRequest } from '../control-client.js';
+import type { EventType } from '../../schemas/words.js';
+import { control } from '../control-client.js';
 import { parseIntegerOption } from '../output.js';
 import { printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -26,10 +26,9 @@ Examples:
   $ svc events --tenant ten_acme0000000000000001 --json | jq '.[].data'`,
     )
     .action(async (options: EventsOptions) => {
-      const query = new URLSearchParams({ limit: String(options.limit) });
-      if (options.type) query.set('type', options.type);
-      if (options.tenant) query.set('tenant', options.tenant);
-      const events = await controlRequest<EventRecord[]>(options, 'GET', `/events?${query.toString()}`);
+      // --type goes as given: the server checks it, and its refusal names the known types.
+      const type = (options.type || undefined) as EventType | undefined;
+      const events = await control(options, (emulator) => emulator.events({ limit: options.limit, type, tenant: options.tenant || undefined }));
       printResult(options, events, () =>
         events.length === 0
           ? ['No events.']

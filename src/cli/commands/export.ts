@@ -2,10 +2,13 @@
 import { writeFile } from 'node:fs/promises';
 import chalk from 'chalk';
 import type { Command } from 'commander';
-import type { ExportResult } from '../../services/export.js';
-import { controlRequest, type ControlOptions } from '../control-client.js';
+import type { z } from '@hono/zod-openapi';
+import type { Exported } from '../../schemas/harness.js';
+import { control, type ControlOptions } from '../control-client.js';
 import { CliError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
+
+type ExportResult = z.infer<typeof Exported>;
 
 interface ExportOptions extends ControlCliOptions {
   tenant?: string;
@@ -14,8 +17,7 @@ interface ExportOptions extends ControlCliOptions {
 
 /** Fetches the export and writes its fixture to `out` (or answers the text); notes go to stderr. */
 export async function exportTo(options: ControlOptions & { tenant?: string | undefined }, out: string | undefined): Promise<ExportResult> {
-  const query = options.tenant === undefined ? '' : `?tenant=${encodeURIComponent(options.tenant)}`;
-  const result = await controlRequest<ExportResult>(options, 'GET', `/export${query}`);
+  const result = await control(options, (emulator) => emulator.export(options.tenant));
   const text = `${JSON.stringify(result.fixture, null, 2)}\n`;
   if (out === undefined) process.stdout.write(text);
   else {

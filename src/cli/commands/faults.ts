@@ -2,8 +2,9 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { parseDuration } from '../../duration.js';
-import type { FaultView } from '../../services/faults.js';
-import { controlRequest } from '../control-client.js';
+import type { z } from '@hono/zod-openapi';
+import type { Fault } from '../../schemas/control.js';
+import { control } from '../control-client.js';
 import { CliError, parseIntegerOption } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -15,7 +16,7 @@ interface AddOptions extends ControlCliOptions {
   count: number;
 }
 
-function describe(fault: FaultView): string {
+function describe(fault: z.infer<typeof Fault>): string {
   const answer = fault.status === null ? 'go on as usual' : `answer ${fault.status}`;
   const what = fault.delay === null ? answer : `wait ${fault.delay}, then ${answer}`;
   return `${fault.id}  ${(fault.method ?? 'ANY').padEnd(6)} ${fault.path.padEnd(24)} ${what}  ${chalk.dim(`(${fault.remaining} of ${fault.count} left)`)}`;
@@ -63,21 +64,21 @@ Examples:
         ...(options.status === undefined ? {} : { status: options.status }),
         ...(options.delay === undefined ? {} : { delay: options.delay }),
       };
-      const fault = await controlRequest<FaultView>(options, 'POST', '/faults', body);
+      const fault = await control(options, (emulator) => emulator.faults.add(body));
       printResult(options, fault, () => [`${chalk.green('Added')} ${describe(fault)}`]);
     });
 
   withControlOptions(faults.command('list').description('List the faults still waiting for requests'))
     .addHelpText('after', '\nExamples:\n  $ svc faults list\n  $ svc faults list --json')
     .action(async (options: ControlCliOptions) => {
-      const list = await controlRequest<FaultView[]>(options, 'GET', '/faults');
+      const list = await control(options, (emulator) => emulator.faults.list());
       printResult(options, list, () => (list.length === 0 ? ['No faults.'] : list.map(describe)));
     });
 
   withControlOptions(faults.command('clear').description('Remove every fault'))
     .addHelpText('after', '\nExamples:\n  $ svc faults clear\n  $ svc faults clear --url http://127.0.0.1:4011')
     .action(async (options: ControlCliOptions) => {
-      const result = await controlRequest<{ cleared: number }>(options, 'DELETE', '/faults');
+      const result = await control(options, (emulator) => emulator.faults.clear());
       printResult(options, result, () => [`Cleared ${plural(result.cleared, 'fault')}.`]);
     });
 }

@@ -2,7 +2,8 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import type { JournalEntry } from '../../schemas/harness.js';
-import { controlRequest } from '../control-client.js';
+import type { RequestFilter } from '../../client/harness.js';
+import { control } from '../control-client.js';
 import { CliError, parseIntegerOption } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -29,15 +30,14 @@ function line(entry: JournalEntry, bodies: boolean): string {
   return `${head}${body('sent', entry.requestBody)}${body('answered', entry.responseBody)}`;
 }
 
-function queryOf(options: RequestsOptions, after: number | undefined): string {
-  const query = new URLSearchParams();
-  if (options.tenant) query.set('tenant', options.tenant);
-  if (options.method) query.set('method', options.method);
-  if (options.path) query.set('path', options.path);
-  if (options.status) query.set('status', options.status);
-  if (after !== undefined) query.set('after', String(after));
-  else query.set('limit', String(options.limit));
-  return query.toString();
+/** The journal's filter: the newest `limit` entries, or (following) every one after `after`. */
+function filterOf(options: RequestsOptions, after: number | undefined): RequestFilter {
+  const filter: RequestFilter = after === undefined ? { limit: options.limit } : { after };
+  if (options.tenant) filter.tenant = options.tenant;
+  if (options.method) filter.method = options.method;
+  if (options.path) filter.path = options.path;
+  if (options.status) filter.status = options.status;
+  return filter;
 }
 
 export function registerRequests(program: Command): void {
@@ -66,7 +66,7 @@ Examples:
     .action(async (options: RequestsOptions) => {
       if (options.status !== undefined && !/^[1-5](\d\d|xx)$/.test(options.status))
         throw new CliError(`--status must be a status such as 201 or a class such as 4xx, got "${options.status}"`, 2);
-      const first = await controlRequest<JournalEntry[]>(options, 'GET', `/requests?${queryOf(options, undefined)}`);
+      const first = await control(options, (emulator) => emulator.requests(filterOf(options, undefined)));
       const print = (entries: JournalEntry[]): void => {
         if (entries.length === 0) return;
         // Followed, --json prints one entry per line (JSON lines), so each can be read as it comes.
@@ -94,7 +94,7 @@ Examples:
       while (!stopped) {
         await new Promise((resolve) => setTimeout(resolve, TAIL_INTERVAL_MS));
         if (stopped) break;
-        const more = await controlRequest<JournalEntry[]>(options, 'GET', `/requests?${queryOf(options, after)}`);
+        const more = await control(options, (emulator) => emulator.requests(filterOf(options, after)));
         print(more);
         after = more.at(-1)?.seq ?? after;
       }

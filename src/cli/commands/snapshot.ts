@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { SnapshotInfo } from '../../schemas/snapshots.js';
 import { SNAPSHOT_NAME_PATTERN } from '../../schemas/snapshots.js';
-import { controlRequest } from '../control-client.js';
+import { control } from '../control-client.js';
 import { CliError } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -47,7 +47,7 @@ Examples:
   $ svc snapshot save before-retries --json`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const saved = await controlRequest<SnapshotInfo>(options, 'POST', '/snapshots', { name: checkName(name) });
+      const saved = await control(options, (emulator) => emulator.snapshots.save(checkName(name)));
       printResult(options, saved, () => [`saved ${line(saved)}`]);
     });
 
@@ -63,7 +63,7 @@ Examples:
   $ svc snapshot restore after-signup --url http://127.0.0.1:4301`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const restored = await controlRequest<SnapshotInfo>(options, 'POST', `${path(checkName(name))}/restore`, {});
+      const restored = await control(options, (emulator) => emulator.snapshots.restore(checkName(name)));
       printResult(options, restored, () => [`restored ${line(restored)}`]);
     });
 
@@ -76,7 +76,7 @@ Examples:
   $ svc snapshot list --json`,
     )
     .action(async (options: ControlCliOptions) => {
-      const snapshots = await controlRequest<SnapshotInfo[]>(options, 'GET', '/snapshots');
+      const snapshots = await control(options, (emulator) => emulator.snapshots.list());
       printResult(options, snapshots, () => (snapshots.length === 0 ? ['no snapshots; save one with svc snapshot save NAME'] : snapshots.map(line)));
     });
 
@@ -88,7 +88,7 @@ Examples:
   $ svc snapshot delete after-signup`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const deleted = await controlRequest<{ name: string; deleted: true }>(options, 'DELETE', path(checkName(name)));
+      const deleted = await control(options, (emulator) => emulator.snapshots.delete(checkName(name)));
       printResult(options, deleted, () => [`deleted ${deleted.name}`]);
     });
 }

@@ -5,10 +5,11 @@
 import chalk from 'chalk';
 import type { Command } from 'commander';
 import { loadUndici } from '../../undici.js';
-import type { DeliveryView } from '../../schemas/webhooks.js';
-import type { EventRecord } from '../../store/records.js';
+import type { z } from '@hono/zod-openapi';
+import type { Triggered } from '../../schemas/control.js';
 import { EVENT_TYPES, isEventType } from '../../schemas/words.js';
-import { controlRequest, originOf } from '../control-client.js';
+import { control, originOf } from '../control-client.js';
+import type { ControlClient } from '../../client/control.js';
 import { CliError } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -18,10 +19,7 @@ interface TriggerOptions extends ControlCliOptions {
   data?: string;
 }
 
-interface TriggerResult {
-  event: EventRecord;
-  deliveries: DeliveryView[];
-}
+type TriggerResult = z.infer<typeof Triggered>;
 
 /** The tenant an API key acts for, from the public API (GET /v1/tenant). */
 async function tenantOfKey(url: string, apiKey: string): Promise<string> {
@@ -91,11 +89,11 @@ Examples:
     )
     .action(async (event: string, options: TriggerOptions) => {
       if (!isEventType(event)) throw new CliError(`"${event}" is not an event type; one of: ${EVENT_TYPES.join(', ')}`, 2);
-      const body: { type: string; tenantId?: string; data?: Record<string, unknown> } = { type: event };
+      const body: Parameters<ControlClient['trigger']>[0] = { type: event };
       if (options.data !== undefined) body.data = parseData(options.data);
       if (options.tenant) body.tenantId = options.tenant;
       else if (options.apiKey) body.tenantId = await tenantOfKey(options.url, options.apiKey);
-      const result = await controlRequest<TriggerResult>(options, 'POST', '/trigger', body);
+      const result = await control(options, (emulator) => emulator.trigger(body));
       printResult(options, result, () => describe(result));
     });
 }

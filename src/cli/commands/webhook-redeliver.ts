@@ -1,7 +1,6 @@
 /** `svc webhook redeliver`: send an event again to its webhooks, by event id or every event since a time. */
 import type { Command } from 'commander';
-import type { RedeliverResult } from '../../services/redeliver.js';
-import { controlRequest } from '../control-client.js';
+import { control } from '../control-client.js';
 import { CliError } from '../output.js';
 import { plural, printResult, withControlOptions, type ControlCliOptions } from './control-options.js';
 
@@ -27,11 +26,12 @@ Examples:
     )
     .action(async (eventId: string | undefined, options: RedeliverOptions) => {
       if ((eventId === undefined) === (options.since === undefined)) throw new CliError('name one event id, or give --since (not both)', 2);
-      const result = await controlRequest<RedeliverResult>(options, 'POST', '/redeliver', {
+      const body = {
         ...(eventId === undefined ? {} : { eventId }),
         ...(options.since === undefined ? {} : { since: options.since }),
         ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
-      });
+      };
+      const result = await control(options, (emulator) => emulator.redeliver(body));
       printResult(options, result, () => [
         `Redelivered ${plural(result.redelivered.length, 'delivery', 'deliveries')} of ${plural(result.events, 'event')}`,
         ...result.redelivered.map(

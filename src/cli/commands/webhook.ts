@@ -1,14 +1,14 @@
 /** `svc webhook …`: the parent of `dlq`, `listen` and `verify`. */
 import type { Command } from 'commander';
-import type { DeliveryView } from '../../schemas/webhooks.js';
-import { controlRequest } from '../control-client.js';
+import type { ControlDelivery } from '../../schemas/control.js';
+import { control } from '../control-client.js';
 import { CliError, printError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
 import { registerRedeliver } from './webhook-redeliver.js';
 import { registerVerify } from './webhook-verify.js';
 
-type DeadDelivery = DeliveryView & { tenantId: string; webhookDeleted?: boolean };
+type DeadDelivery = ControlDelivery;
 
 /** What became of one delivery of `dlq retry`: sent (and its outcome), skipped, or refused. */
 type RetryOutcome =
@@ -41,7 +41,7 @@ function outcomeLine(result: RetryOutcome): string {
 /** Retries one dead delivery; a refusal (its webhook deleted meanwhile, say) is an outcome, not the end of the run. */
 async function retryOne(options: ControlCliOptions, id: string): Promise<RetryOutcome> {
   try {
-    const delivery = await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(id)}/retry`);
+    const delivery = await control(options, (emulator) => emulator.retryDelivery(id));
     return { id, outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed', delivery };
   } catch (error) {
     if (error instanceof CliError && error.exitCode === 2) throw error;
@@ -55,7 +55,7 @@ async function retryOne(options: ControlCliOptions, id: string): Promise<RetryOu
  * and said so. Each outcome is printed as it comes.
  */
 async function retryAll(options: ControlCliOptions, print: (result: RetryOutcome) => void): Promise<RetryOutcome[]> {
-  const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
+  const dead = await control(options, (emulator) => emulator.dlq());
   const results: RetryOutcome[] = [];
   for (const delivery of dead) {
     const result: RetryOutcome =
@@ -96,7 +96,7 @@ Examples:
   withControlOptions(dlq.command('list').description('List the DLQ'))
     .addHelpText('after', '\nExamples:\n  $ svc webhook dlq list\n  $ svc webhook dlq list --json --url http://127.0.0.1:4400')
     .action(async (options: ControlCliOptions) => {
-      const dead = await controlRequest<DeadDelivery[]>(options, 'GET', '/dlq');
+      const dead = await control(options, (emulator) => emulator.dlq());
       if (options.json) process.stdout.write(`${JSON.stringify(dead)}\n`);
       else if (dead.length === 0) process.stdout.write('The DLQ is empty.\n');
       else process.stdout.write(`${dead.map(describe).join('\n')}\n`);
@@ -118,7 +118,7 @@ Examples:
       if (options.all) results = await retryAll(options, print);
       else {
         // One named delivery: a refusal (its webhook deleted, not dead) is the command's error.
-        const delivery = await controlRequest<DeadDelivery>(options, 'POST', `/deliveries/${encodeURIComponent(id!)}/retry`);
+        const delivery = await control(options, (emulator) => emulator.retryDelivery(id!));
         results = [{ id: id!, outcome: delivery.status === 'succeeded' ? 'succeeded' : 'failed', delivery }];
         print(results[0]!);
       }
