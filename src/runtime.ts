@@ -51,6 +51,13 @@ export interface RuntimeOptions {
   allowedHosts?: readonly string[] | 'all';
   /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */
   seedFile?: string;
+  /**
+   * What the ids of seeded records are derived from (`--id-seed`, docs/serve.md#stable-ids):
+   * default a fixed seed, so every start and reset seeds the same ids; `random` for random ones.
+   */
+  idSeed?: string;
+  /** The port the emulator listens on, once known: seeded tenants' passkey origin follows it (default 4010). */
+  port?: number;
   /** How many answered requests the request journal keeps in memory (services/request-journal.ts); 0 keeps none. */
   journalSize?: number;
   logger?: Logger;
@@ -72,6 +79,12 @@ export interface Deliveries {
   retry(tenantId: string | null, id: string): Promise<DeliveryRecord>;
 }
 
+/** An address and port one of this process's listeners is bound to. */
+export interface ListeningAddress {
+  readonly address: string;
+  readonly port: number;
+}
+
 export interface Runtime {
   readonly store: Store;
   readonly clock: Clock;
@@ -83,5 +96,11 @@ export interface Runtime {
   readonly options: Readonly<RuntimeOptions>;
   /** Sends webhook deliveries and keeps their retry schedule (D9). */
   readonly dispatcher: Deliveries;
+  /**
+   * Where this process listens: each listener adds itself once bound (server.ts) and leaves on
+   * close. No webhook attempt reaches any of them (docs/webhook-targets.md#svc-never-calls-itself);
+   * empty for an app with no listener (the in-process test app).
+   */
+  readonly listening: Set<ListeningAddress>;
   close(): Promise<void>;
 }

@@ -17,6 +17,8 @@ export interface ServeOptions {
   host: string;
   dataDir?: string;
   seed?: string;
+  idSeed?: string;
+  snapshot?: string;
   inMemory?: boolean;
   store?: string;
   storeTimeout?: number;
@@ -116,6 +118,11 @@ export function addServeOptions(command: Command, defaults: { port: number; data
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
     .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', defaults.dataDir)
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
+    .option(
+      '--id-seed <seed>',
+      'what the ids of seeded records the fixture does not name are derived from, so every start and reset seeds the same ones; "random" for random ids (default: a fixed seed)',
+    )
+    .option('--snapshot <name>', 'start from a snapshot of the data dir (svc snapshot save NAME) instead of what the store holds')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
     .option(
       '--store <url>',
@@ -155,7 +162,7 @@ export function addServeOptions(command: Command, defaults: { port: number; data
     )
     .option(
       '--cors <origins>',
-      "browser origins that may call /v1: * (any), off, or a comma list instead of the loopback ones (default: any localhost or 127.0.0.1 origin, and the tenants' configured origins unless off)",
+      "browser origins that may call /v1: * (any), off, or a comma list. A list does not keep the localhost default: it replaces it, so a localhost or 127.0.0.1 origin is refused unless the list or a tenant names it (default: any localhost or 127.0.0.1 origin; the tenants' configured origins count unless off)",
       parseCors,
     )
     .option(
@@ -256,6 +263,8 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
     ...(store === undefined ? {} : { storeUrl: store }),
     ...(options.storeTimeout === undefined ? {} : { storeHoldMs: options.storeTimeout }),
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
+    ...(options.idSeed === undefined ? {} : { idSeed: options.idSeed }),
+    ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
     clock: { ...(options.clockSpeed === undefined ? {} : { speed: options.clockSpeed }), ...(startTime === undefined ? {} : { startTime }) },
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
     ...(options.deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeout }),
