@@ -5,6 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -60,8 +61,11 @@ function cliEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function launch(args: string[]): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env: { ...cliEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   let err = '';
@@ -72,8 +76,8 @@ function launch(args: string[]): { child: ChildProcess; stdout: () => string; st
 }
 
 /** Runs `svc serve …` until it prints its ready block, then parses it. */
-async function serve(args: string[]): Promise<Served> {
-  const run = launch(['serve', ...args]);
+async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  const run = launch(['serve', ...args], env);
   const deadline = Date.now() + 15_000;
   for (;;) {
     const text = run.stdout();
@@ -223,6 +227,8 @@ describe('svc serve with other flags', () => {
     [['--clock-speed', '0'], /--clock-speed must be a positive number, got "0"/],
     [['--cors', 'localhost:5173'], /--cors "localhost:5173" is not an origin such as http:\/\/localhost:5173/],
     [['--cors', 'http://a.test,http://b.test/app'], /--cors "http:\/\/b.test\/app" is not an origin/],
+    [['--allowed-hosts', 'svc.internal:8080'], /--allowed-hosts "svc.internal:8080" is not a host name or address .*no port/],
+    [['--allowed-hosts', 'svc.internal,http://b.test'], /--allowed-hosts "http:\/\/b.test" is not a host name/],
   ] as const)('refuses %j with one line naming the flag', async ([args, message], { expect }) => {
     const dataDir = join(work, `never-flag-${args.join('-')}`);
     const result = await runToExit(['serve', '--data-dir', dataDir, ...args]);
@@ -230,6 +236,30 @@ describe('svc serve with other flags', () => {
     expect(result.stderr).toMatch(message);
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('--allowed-hosts (and SVC_ALLOWED_HOSTS) adds names to the Host check; all answers any and warns at start', async () => {
+    const status = (port: string, host: string) =>
+      new Promise<number>((resolve, reject) =>
+        httpGet({ host: '127.0.0.1', port, path: '/healthz', headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        }).on('error', reject),
+      );
+    const portOf = (served: Served) => new URL(served.baseUrl).port;
+    const listed = await serve(['--port', '0', '--in-memory', '--allowed-hosts', 'svc.internal']);
+    const fromEnv = await serve(['--port', '0', '--in-memory'], { SVC_ALLOWED_HOSTS: '.example.test' });
+    const all = await serve(['--port', '0', '--in-memory', '--allowed-hosts', 'all']);
+    try {
+      expect([await status(portOf(listed), 'svc.internal:4010'), await status(portOf(listed), 'evil.example')]).toEqual([200, 403]);
+      expect([await status(portOf(fromEnv), 'api.example.test'), await status(portOf(fromEnv), 'svc.internal')]).toEqual([200, 403]);
+      expect(await status(portOf(all), 'evil.example')).toBe(200);
+      expect(all.stdout() + all.stderr()).toMatch(/--allowed-hosts all: svc answers any Host name/);
+      expect(listed.stdout() + listed.stderr()).not.toMatch(/--allowed-hosts all/);
+    } finally {
+      for (const served of [listed, fromEnv, all]) served.child.kill('SIGINT');
+      await Promise.all([listed.exited, fromEnv.exited, all.exited]);
+    }
   });
 
   it('--in-memory serves the seeded data and writes no data dir', async () => {

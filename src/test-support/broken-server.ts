@@ -129,7 +129,7 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
         // not JSON: the emulator answers it
       }
     }
-    const forwarded = await inner.request(`http://inner${request.path}`, {
+    const forwarded = await inner.request(`http://localhost${request.path}`, {
       method: request.method,
       headers: request.headers,
       ...(request.body === '' ? {} : { body: request.body }),
