@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBE_CASES } from '../src/probe/cases.js';
+import { junitReport } from '../src/probe/report.js';
 import { runProbe } from '../src/probe/run.js';
 import type { ProbeReport } from '../src/probe/types.js';
 import { createReceiver } from '../src/receiver/receiver.js';
@@ -120,6 +121,20 @@ describe('svc webhook probe grades real handlers', () => {
     expect(ids(report, 'warned')).toEqual(warned);
     for (const id of failing) expect(reasonOf(report, id)).toContain(reason);
     expect(report.exitCode).toBe(1);
+  });
+
+  it('reports a warning as a passing JUnit testcase that says so, and counts it apart from failures', async () => {
+    const handler = await serve(noTimestampCheck.createHandler(SECRET));
+    try {
+      const report = await runProbe({ url: handler.url, secret: SECRET, apiVersion: '2026-11-01', only: ['refuse'] });
+      expect(report.counts).toEqual({ total: 8, passed: 6, failed: 1, warned: 1 });
+      const xml = junitReport(report);
+      expect(wellFormedXml(xml)).toBe(true);
+      expect(xml).toContain('<testsuite name="webhook-probe" tests="8" failures="1" errors="0" skipped="0"');
+      expect(xml).toMatch(/name="refuse\.future-timestamp: [^"]*"[^>]*>\n\s*<system-out>warning: sent: +user\.created signed 3600 s ahead/);
+    } finally {
+      await handler.close();
+    }
   });
 
   it('catches a handler that redirects: every good delivery fails on the 308, and the reason says a sender does not follow it', async () => {

@@ -29,7 +29,8 @@ function lastAnswer(result: CaseResult): string {
 
 function deliveryLines(delivery: DeliveryResult, index: number, count: number): string[] {
   const label = count > 1 ? `sent ${index + 1}:` : 'sent:';
-  return [`${label.padEnd(8)}${delivery.sent} (${delivery.eventId})`, `${'got:'.padEnd(8)}${answerText(delivery.answer)} in ${ms(delivery.answer.durationMs)}`];
+  const got = delivery.answer.status === null ? answerText(delivery.answer) : `${answerText(delivery.answer)} in ${ms(delivery.answer.durationMs)}`;
+  return [`${label.padEnd(8)}${delivery.sent} (${delivery.eventId})`, `${'got:'.padEnd(8)}${got}`];
 }
 
 function details(result: CaseResult): string[] {
