@@ -258,6 +258,25 @@ describe('svc webhook probe, the command', () => {
     expect(down.stdout).not.toContain('✗');
   }, 60_000);
 
+  it('takes --timeout for the timing case (here 500 ms for a handler that works 1.5 s before answering); the others wait no longer', async () => {
+    const slowHandler = await serve(slow.createHandler(SECRET, { workMs: 1_500 }));
+    try {
+      const result = await runCli(
+        ['webhook', 'probe', '--url', slowHandler.url, '--secret', SECRET, '--timeout', '500ms', '--only', 'timing,refuse.unsigned'],
+        {
+          timeoutMs: 60_000,
+        },
+      );
+      expect(result.code).toBe(1);
+      expect(result.stdout).toContain("each answer awaited 500 ms, the timing case's 500 ms");
+      expect(result.stdout).toMatch(/✗ timing\.answer-in-time +timeout 5\d\d ms/);
+      expect(result.stdout).toMatch(/fails: +no answer within 0\.5 s\n/);
+      expect(result.stdout).toMatch(/✓ refuse\.unsigned +400 /);
+    } finally {
+      await slowHandler.close();
+    }
+  }, 60_000);
+
   it('needs a secret and a URL, and --timeout no longer than the spec’s 30 s', async () => {
     const noSecret = await runCli(['webhook', 'probe', '--url', good.url], { env: { SVC_WEBHOOK_SECRET: '' } });
     expect(noSecret.code).toBe(2);

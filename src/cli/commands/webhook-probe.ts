@@ -12,6 +12,7 @@ import { parseDuration } from '../../duration.js';
 import { DEFAULT_API_VERSION } from '../../services/tenant.js';
 import { DEFAULT_ORIGIN } from '../control-client.js';
 import { CliError } from '../output.js';
+import type { CaseResult } from '../../probe/types.js';
 import type { ReporterChoice, ReporterName } from './conformance-run.js';
 
 const REPORTERS = ['console', 'json', 'junit'] as const satisfies readonly ReporterName[];
@@ -124,9 +125,17 @@ async function probe(options: ProbeCliOptions, reporters: ReporterChoice[]): Pro
   const selected = selectCases(options.only, options.skip);
   write(report.headerText(url, selected.length, options.timeout, Math.min(CASE_TIMEOUT_MS, options.timeout), PROBE_CONCURRENCY));
 
-  // Cases finish in any order and are shown in catalogue order, each as soon as those before it are done.
-  const done = new Map<string, Parameters<typeof report.caseText>[0]>();
+  // Cases finish in any order and are shown in catalogue order, each as soon as those before it are done;
+  // none is shown until one delivery has reached the handler, so an unreachable URL prints one error line.
+  const done = new Map<string, CaseResult>();
   let shown = 0;
+  let reached = false;
+  const flush = (): void => {
+    for (let next = done.get(selected[shown]?.id ?? ''); next !== undefined; next = done.get(selected[shown]?.id ?? '')) {
+      write(`${report.caseText(next, { verbose: options.verbose ?? false })}\n`);
+      shown++;
+    }
+  };
   const result = await runProbe({
     url,
     secret: options.secret,
@@ -136,13 +145,12 @@ async function probe(options: ProbeCliOptions, reporters: ReporterChoice[]): Pro
     skip: options.skip,
     onResult: (caseResult) => {
       done.set(caseResult.id, caseResult);
-      for (let next = done.get(selected[shown]?.id ?? ''); next !== undefined; next = done.get(selected[shown]?.id ?? '')) {
-        if (next.deliveries.some((d) => d.answer.failure !== 'connection')) write(`${report.caseText(next, { verbose: options.verbose ?? false })}\n`);
-        shown++;
-      }
+      reached ||= caseResult.deliveries.some((d) => d.answer.failure !== 'connection');
+      if (reached) flush();
     },
   });
   if (result.unreachable !== null) throw new CliError(`cannot reach ${url}: ${result.unreachable}`, 2);
+  flush();
   write(report.summaryText(result));
   for (const reporter of reporters) {
     const text = reporter.name === 'json' ? report.jsonReport(result) : reporter.name === 'junit' ? report.junitReport(result) : consoleText.join('');
