@@ -269,7 +269,7 @@ describe('svc webhook probe, the command', () => {
       );
       expect(result.code).toBe(1);
       expect(result.stdout).toContain("each answer awaited 500 ms, the timing case's 500 ms");
-      expect(result.stdout).toMatch(/✗ timing\.answer-in-time +timeout 5\d\d ms/);
+      expect(result.stdout).toMatch(/✗ timing\.answer-in-time +timeout /);
       expect(result.stdout).toMatch(/fails: +no answer within 0\.5 s\n/);
       expect(result.stdout).toMatch(/✓ refuse\.unsigned +400 /);
     } finally {
