@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -170,6 +170,25 @@ describe('svc webhook probe grades real handlers', () => {
     expect(report.unreachable).toBeNull();
     expect(report.exitCode).toBe(1);
     expect(report.timing.answered).toBe(0);
+  });
+
+  it('tells a server that answers no HTTP from one that cannot be reached: reached, every case fails (exit 1)', async () => {
+    const ssh = createNetServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n')));
+    await new Promise<void>((resolve) => ssh.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = ssh.address() as AddressInfo;
+      const report = await runProbe({
+        url: `http://127.0.0.1:${port}/webhooks`,
+        secret: SECRET,
+        apiVersion: '2026-11-01',
+        only: ['event.user.created', 'refuse.unsigned'],
+      });
+      expect(report.unreachable).toBeNull();
+      expect(report.exitCode).toBe(1);
+      expect(reasonOf(report, 'event.user.created')).toMatch(/^no readable HTTP answer: /);
+    } finally {
+      await new Promise((resolve) => ssh.close(resolve));
+    }
   });
 
   it('says a handler that cannot be reached at all is unreachable (exit 2)', async () => {

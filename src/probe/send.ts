@@ -58,7 +58,8 @@ function failed(error: unknown, timeoutMs: number, deadline: AbortSignal, durati
     return { ...none, failure: 'timeout', error: `no answer within ${timeoutMs / 1000} s` };
   }
   if (code !== undefined && CONNECTION_CODES.has(code)) return { ...none, failure: 'connection', error: `${code}: ${err.cause?.message ?? err.message}` };
-  return { ...none, failure: 'connection', error: `${code === undefined ? '' : `${code}: `}${err.message}` };
+  // Reached, but what came back was no HTTP answer undici could read (a server of another protocol, a cut answer).
+  return { ...none, failure: 'protocol', error: `no readable HTTP answer: ${code === undefined ? '' : `${code}: `}${err.message}` };
 }
 
 /** POSTs one delivery to `url` and says what came back. */

@@ -55,8 +55,8 @@ export interface Answer {
   status: number | null;
   /** Why no status came, or null. */
   error: string | null;
-  /** `connection`: the handler could not be reached; `timeout`: it did not answer in time. */
-  failure: 'connection' | 'timeout' | null;
+  /** `connection`: the handler could not be reached; `timeout`: it did not answer in time; `protocol`: no readable HTTP answer came. */
+  failure: 'connection' | 'timeout' | 'protocol' | null;
   /** The Location header of a redirect. */
   location: string | null;
   /** The start of the answer's body, for the report. */
