@@ -1,10 +1,11 @@
-/** `svc webhook …`: the parent of `dlq`, `listen` and `verify`. */
+/** `svc webhook …`: the parent of `dlq`, `listen`, `probe` and `verify`. */
 import type { Command } from 'commander';
 import type { ControlDelivery } from '../../schemas/control.js';
 import { control } from '../control-client.js';
 import { CliError, printError } from '../output.js';
 import { withControlOptions, type ControlCliOptions } from './control-options.js';
 import { registerListen } from './webhook-listen.js';
+import { registerProbe } from './webhook-probe.js';
 import { registerRedeliver } from './webhook-redeliver.js';
 import { registerVerify } from './webhook-verify.js';
 
@@ -72,12 +73,13 @@ async function retryAll(options: ControlCliOptions, print: (result: RetryOutcome
 export function registerWebhook(program: Command): Command {
   const webhook = program
     .command('webhook')
-    .description('Work with webhook deliveries: the DLQ, a local receiver, signature checks')
+    .description('Work with webhook deliveries: the DLQ, a local receiver, signature checks, a probe of your own handler')
     .addHelpText(
       'after',
       `
 Examples:
   $ svc webhook listen --register --url http://127.0.0.1:4010/v1 --api-key sk_test_…
+  $ svc webhook probe --url http://127.0.0.1:3000/webhooks --secret whsec_…
   $ svc webhook verify --secret whsec_… --timestamp 1763719200 --signature sha256=5f2c… --event-id evt_… --body-file body.json
   $ svc webhook dlq list`,
     );
@@ -139,6 +141,7 @@ Examples:
       if (count('failed') + count('error') > 0) process.exitCode = 1;
     });
   registerListen(webhook);
+  registerProbe(webhook);
   registerRedeliver(webhook);
   registerVerify(webhook);
   return webhook;
