@@ -127,6 +127,8 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
       high: appRecord({ name: 'high \ud800 alone' }),
       low: appRecord({ description: 'low \udc00 alone' }),
       twin: appRecord({ name: 'twin AGAIN' }),
+      // Past what JSON.stringify can write: refused before anything is sent.
+      deep: appRecord({ description: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as string }),
     };
     const valid = Array.from({ length: 40 }, (_, index) => appRecord({ tenantId: index % 2 === 0 ? 'ten_contract' : 'ten_other', name: `kept ${index} 😀` }));
     // Fired together, they share transactions: one lane per tenant hash gathers what comes meanwhile.
@@ -138,6 +140,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
       refused.twin,
       ...valid.slice(20, 30),
       refused.low,
+      refused.deep,
       ...valid.slice(30),
     ];
     const settled = await Promise.allSettled(writes.map((record) => a.write(() => a.insert('apps', record))));
@@ -147,6 +150,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     expect(status.get(refused.high.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'name' }] } });
     expect(status.get(refused.low.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'description' }] } });
     expect(status.get(refused.twin.id)).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
+    expect(status.get(refused.deep.id)).toMatchObject({ status: 'rejected', reason: { code: 'store_unavailable' } });
     // Taken back in memory, the refused ones alone; the process can still write.
     for (const record of Object.values(refused)) expect(a.get('apps', record.id)).toBeUndefined();
     for (const record of valid) expect(a.get('apps', record.id)).toEqual(record);
@@ -154,7 +158,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     // The other process reads every kept one, and none refused.
     await b.sync();
     for (const record of valid) expect(b.get('apps', record.id)).toEqual(record);
-    for (const record of [refused.nul, refused.high, refused.low]) expect(b.get('apps', record.id)).toBeUndefined();
+    for (const record of [refused.nul, refused.high, refused.low, refused.deep]) expect(b.get('apps', record.id)).toBeUndefined();
     expect(b.get('apps', twin.id)).toEqual(twin);
     // They did share transactions: the change log holds fewer of a's entries than writes.
     const client = new pg.Client({ connectionString: url });
