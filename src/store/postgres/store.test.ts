@@ -4,11 +4,12 @@
  * is refused, only one opener seeds, an attempt is claimed by one at a time and a dead claim
  * lapses, and faults, rate limits and the clock are shared.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailability, startPostgres, type TestPostgres } from '../../test-support/postgres.js';
 import { appRecord } from '../../test-support/store-contract.js';
-import type { DeliveryRecord } from '../records.js';
+import type { DeliveryRecord, PasskeyRecord } from '../records.js';
 import type { RemoteChange } from '../store.js';
 import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { sessionLimits } from './connection.js';
@@ -166,6 +167,33 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     const entries = Number((await client.query(`SELECT count(*) AS n FROM svc_changes WHERE origin = $1`, [a.origin])).rows[0].n);
     await client.end();
     expect(entries).toBeLessThan(valid.length);
+    await close();
+  });
+
+  it('keeps a passkey whose credential id is longer than an index row holds, and keeps it unique', async () => {
+    const { a, b, close } = await pair();
+    // A credential id the schema takes (base64url, up to 64 KiB); random, so the index cannot compress it.
+    const credentialId = randomBytes(6_000).toString('base64url');
+    const passkey = (id: string): PasskeyRecord => ({
+      id,
+      tenantId: 'ten_contract',
+      userId: 'usr_long',
+      credentialId,
+      publicKey: 'pk',
+      userHandle: 'uh',
+      counter: 0,
+      transports: [],
+      deviceType: 'singleDevice',
+      backedUp: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+    });
+    await a.write(() => a.insert('passkeys', passkey('pky_long1')));
+    await b.sync();
+    expect(b.get('passkeys', 'pky_long1')?.credentialId).toBe(credentialId);
+    // The same key again (memory does not check it; the services do): the database's rule, on its hash, refuses it.
+    await expect(b.write(() => b.insert('passkeys', passkey('pky_long2')))).rejects.toMatchObject({ code: 'conflict' });
+    expect(b.get('passkeys', 'pky_long2')).toBeUndefined();
     await close();
   });
 
