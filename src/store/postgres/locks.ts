@@ -62,14 +62,21 @@ export function lockStatement(scope: Scope): string {
 }
 
 /**
- * Runs `statements` (the rows), appends the change-log entries, announces them and commits,
- * in one round trip, the append under the change log's lock; answers the entries' sequence
- * numbers.
+ * The change-log rows of `entries`, as the VALUES of their INSERT. Throws when an entry cannot
+ * be written as JSON (a record nested deeper than the stack): before anything is sent.
  */
-export async function appendAndCommit(client: pg.Client, origin: string, entries: Array<[ChangeKind, unknown]>, statements: string[]): Promise<number[]> {
-  const values = entries
+export function changeValues(client: pg.Client, origin: string, entries: Array<[ChangeKind, unknown]>): string {
+  return entries
     .map(([kind, body]) => `(${client.escapeLiteral(origin)}, ${client.escapeLiteral(kind)}, ${client.escapeLiteral(JSON.stringify(body))}::jsonb)`)
     .join(', ');
+}
+
+/**
+ * Runs `statements` (the rows), appends the change-log entries (`values`, from changeValues),
+ * announces them and commits, in one round trip, the append under the change log's lock;
+ * answers the entries' sequence numbers.
+ */
+export async function appendAndCommit(client: pg.Client, values: string, statements: string[]): Promise<number[]> {
   const results = (await client.query(
     [
       ...statements,

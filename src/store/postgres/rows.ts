@@ -74,6 +74,23 @@ export function inlined(sql: string, values: unknown[], literal: Literal): strin
   });
 }
 
+/** A write whose records cannot be made into statements (JSON.stringify gave up on a record nested too deep): its own failure, found before anything is sent. */
+export class UnwritableWrite extends Error {
+  constructor(cause: unknown) {
+    super(`a record of the write cannot be written as JSON: ${(cause as Error).message}`);
+    this.name = 'UnwritableWrite';
+  }
+}
+
+/** `build()`, its failure an UnwritableWrite. */
+export function buildOrRefuse<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    throw new UnwritableWrite(error);
+  }
+}
+
 /**
  * The error a failed write answers: 409 for a unique rule another process won; 400 naming the
  * field when the database refused a value of the write's records it cannot hold (`ops`, the

@@ -9,6 +9,7 @@
  * Migrations run on start, one version after another, under an advisory lock; a database
  * written by a newer svc is refused, never changed.
  */
+import { createHash } from 'node:crypto';
 import { UNIQUE_KEYS } from '../collection.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
@@ -34,11 +35,25 @@ export function tableOf(name: CollectionName): string {
 /** The columns kept beside the jsonb record, in the order `rowOf` answers them. */
 export const ROW_COLUMNS = ['id', 'tenant_id', 'created_at', 'unique_key', 'next_attempt_at', 'data'] as const;
 
+/**
+ * The longest unique key the column keeps as it is, in UTF-8 bytes. An index row holds at most
+ * about 2.7 kB, and a passkey's credential id (the key's tail) may be far longer: a longer key is
+ * kept as its SHA-256, which is as unique. No key this long could be stored before, so no row
+ * holds one as it is.
+ */
+const KEY_BYTES = 2_000;
+
+/** The unique_key column of a key. */
+export function keyColumn(key: string | null): string | null {
+  if (key === null || key.length * 3 <= KEY_BYTES || Buffer.byteLength(key) <= KEY_BYTES) return key;
+  return `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
+
 /** A record as the row that holds it. */
 export function rowOf(name: CollectionName, record: AnyRecord): [string, string | null, string | null, string | null, string | null, string] {
   const fields = record as unknown as Record<string, unknown>;
   const createdAt = fields['createdAt'] ?? fields['created_at'];
-  const uniqueKey = (UNIQUE_KEYS[name] as ((record: AnyRecord) => string | null) | undefined)?.(record) ?? null;
+  const uniqueKey = keyColumn((UNIQUE_KEYS[name] as ((record: AnyRecord) => string | null) | undefined)?.(record) ?? null);
   const next = name === 'deliveries' ? (fields['nextAttemptAt'] as string | null) : null;
   return [record.id, record.tenantId ?? null, typeof createdAt === 'string' ? createdAt : null, uniqueKey, next, JSON.stringify(record)];
 }

@@ -4,11 +4,12 @@
  * is refused, only one opener seeds, an attempt is claimed by one at a time and a dead claim
  * lapses, and faults, rate limits and the clock are shared.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresAvailability, startPostgres, type TestPostgres } from '../../test-support/postgres.js';
 import { appRecord } from '../../test-support/store-contract.js';
-import type { DeliveryRecord } from '../records.js';
+import type { DeliveryRecord, PasskeyRecord } from '../records.js';
 import type { RemoteChange } from '../store.js';
 import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { sessionLimits } from './connection.js';
@@ -127,6 +128,8 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
       high: appRecord({ name: 'high \ud800 alone' }),
       low: appRecord({ description: 'low \udc00 alone' }),
       twin: appRecord({ name: 'twin AGAIN' }),
+      // Past what JSON.stringify can write: refused before anything is sent.
+      deep: appRecord({ description: JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`) as string }),
     };
     const valid = Array.from({ length: 40 }, (_, index) => appRecord({ tenantId: index % 2 === 0 ? 'ten_contract' : 'ten_other', name: `kept ${index} 😀` }));
     // Fired together, they share transactions: one lane per tenant hash gathers what comes meanwhile.
@@ -138,6 +141,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
       refused.twin,
       ...valid.slice(20, 30),
       refused.low,
+      refused.deep,
       ...valid.slice(30),
     ];
     const settled = await Promise.allSettled(writes.map((record) => a.write(() => a.insert('apps', record))));
@@ -147,6 +151,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     expect(status.get(refused.high.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'name' }] } });
     expect(status.get(refused.low.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'description' }] } });
     expect(status.get(refused.twin.id)).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
+    expect(status.get(refused.deep.id)).toMatchObject({ status: 'rejected', reason: { code: 'store_unavailable' } });
     // Taken back in memory, the refused ones alone; the process can still write.
     for (const record of Object.values(refused)) expect(a.get('apps', record.id)).toBeUndefined();
     for (const record of valid) expect(a.get('apps', record.id)).toEqual(record);
@@ -154,7 +159,7 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     // The other process reads every kept one, and none refused.
     await b.sync();
     for (const record of valid) expect(b.get('apps', record.id)).toEqual(record);
-    for (const record of [refused.nul, refused.high, refused.low]) expect(b.get('apps', record.id)).toBeUndefined();
+    for (const record of [refused.nul, refused.high, refused.low, refused.deep]) expect(b.get('apps', record.id)).toBeUndefined();
     expect(b.get('apps', twin.id)).toEqual(twin);
     // They did share transactions: the change log holds fewer of a's entries than writes.
     const client = new pg.Client({ connectionString: url });
@@ -162,6 +167,33 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     const entries = Number((await client.query(`SELECT count(*) AS n FROM svc_changes WHERE origin = $1`, [a.origin])).rows[0].n);
     await client.end();
     expect(entries).toBeLessThan(valid.length);
+    await close();
+  });
+
+  it('keeps a passkey whose credential id is longer than an index row holds, and keeps it unique', async () => {
+    const { a, b, close } = await pair();
+    // A credential id the schema takes (base64url, up to 64 KiB); random, so the index cannot compress it.
+    const credentialId = randomBytes(6_000).toString('base64url');
+    const passkey = (id: string): PasskeyRecord => ({
+      id,
+      tenantId: 'ten_contract',
+      userId: 'usr_long',
+      credentialId,
+      publicKey: 'pk',
+      userHandle: 'uh',
+      counter: 0,
+      transports: [],
+      deviceType: 'singleDevice',
+      backedUp: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      lastUsedAt: null,
+    });
+    await a.write(() => a.insert('passkeys', passkey('pky_long1')));
+    await b.sync();
+    expect(b.get('passkeys', 'pky_long1')?.credentialId).toBe(credentialId);
+    // The same key again (memory does not check it; the services do): the database's rule, on its hash, refuses it.
+    await expect(b.write(() => b.insert('passkeys', passkey('pky_long2')))).rejects.toMatchObject({ code: 'conflict' });
+    expect(b.get('passkeys', 'pky_long2')).toBeUndefined();
     await close();
   });
 

@@ -33,9 +33,9 @@ import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
-import { failureOf, inlined, orUnavailable, rowStatements } from './rows.js';
+import { buildOrRefuse, failureOf, inlined, orUnavailable, rowStatements, UnwritableWrite } from './rows.js';
 import { LOCKS, tableOf } from './schema.js';
-import { appendAndCommit, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
+import { appendAndCommit, changeValues, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
 
 import type { ChangeKind, ChangeLog } from './changes.js';
 import { claimAttempt, PostgresFaults, releaseAttempt, takeToken } from './shared.js';
@@ -79,6 +79,13 @@ interface Lane {
 
 /** A change-log entry of another kind than records (the clock, the faults), with the statements that go with it. */
 type ExtraChange = { kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> };
+
+/** The change-log entries of a write's (or a batch's) operations and other changes. */
+function entriesOf(ops: StoreOp[], extra: ExtraChange[]): Array<[ChangeKind, unknown]> {
+  const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
+  for (const change of extra) entries.push([change.kind, change.body]);
+  return entries;
+}
 
 /** The statements of `extra`'s changes, their values as literals. */
 function extraStatements(extra: ExtraChange[], literal: (text: string) => string): string[] {
@@ -315,10 +322,9 @@ export class PostgresStore extends Store implements ChangeLog {
       }
       if (ops.length > 0 || extra.length > 0) {
         // One by one, each write's rows are in already.
-        const statements = oneByOne ? [] : [...rowStatements(ops, literal), ...extraStatements(extra, literal)];
-        const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
-        for (const change of extra) entries.push([change.kind, change.body]);
-        this.#own(await appendAndCommit(client, this.origin, entries, statements));
+        const statements = oneByOne ? [] : buildOrRefuse(() => [...rowStatements(ops, literal), ...extraStatements(extra, literal)]);
+        const values = buildOrRefuse(() => changeValues(client, this.origin, entriesOf(ops, extra)));
+        this.#own(await appendAndCommit(client, values, statements));
         if (++this.#writes % PRUNE_EVERY_WRITES === 0) {
           void this.#pool.query(`DELETE FROM svc_changes WHERE at < now() - interval '${CHANGE_LOG_KEEP}'`).catch(() => {});
         }
@@ -332,7 +338,7 @@ export class PostgresStore extends Store implements ChangeLog {
       // A statement the database refused leaves a good session; anything else (a lost link, a
       // timeout, a session the server ended while this process was stopped) leaves one whose
       // state is unknown: end it and connect anew on the next write.
-      const refused = isStatementError(error);
+      const refused = isStatementError(error) || error instanceof UnwritableWrite;
       if (refused) await client.query('ROLLBACK').catch(() => {});
       else lane.connection.drop(client, (error as Error).message);
       for (const step of undo.reverse()) step();
@@ -390,7 +396,16 @@ export class PostgresStore extends Store implements ChangeLog {
       const extra = this.#mutate([write], scope, mine, myUndo, outcomes);
       undo.push(...myUndo);
       if (extra === null) return null;
-      const statements = [...rowStatements(mine, literal), ...extraStatements(extra, literal)];
+      let statements: string[];
+      try {
+        statements = [...rowStatements(mine, literal), ...extraStatements(extra, literal)];
+        changeValues(client, this.origin, entriesOf(mine, extra));
+      } catch (error) {
+        undo.length -= myUndo.length;
+        for (const step of myUndo.reverse()) step();
+        outcomes[outcomes.length - 1] = { ok: false, error: failureOf(new UnwritableWrite(error), mine) };
+        continue;
+      }
       if (statements.length > 0) {
         try {
           await client.query(
