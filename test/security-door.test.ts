@@ -8,7 +8,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTROL_HEADER } from '../src/middleware/cross-site.js';
+import { CONTROL_REQUEST_HEADER } from '../src/schemas/control.js';
 import { usageMeter } from '../src/services/usage.js';
 import { ACME_KEY, startTestEmulator, type TestEmulator } from '../src/test-support/harness.js';
 
@@ -91,7 +91,7 @@ const ATTACKS: Array<Row & { code: string }> = [
     name: 'a request the browser marks Sec-Fetch-Site: cross-site, even with JSON and the header',
     method: 'POST',
     path: '/_emulator/faults',
-    headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json', [CONTROL_HEADER]: '1' },
+    headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'application/json', [CONTROL_REQUEST_HEADER]: '1' },
     body: JSON.stringify({ path: '/users', count: 1 }),
     code: 'cross_site_request',
   },
@@ -151,7 +151,7 @@ const ATTACKS: Array<Row & { code: string }> = [
     name: 'Host: 127.0.0.1.nip.io (a name that resolves to loopback) posts to the control plane as a program would',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { host: '127.0.0.1.nip.io:4010', [CONTROL_HEADER]: '1' },
+    headers: { host: '127.0.0.1.nip.io:4010', [CONTROL_REQUEST_HEADER]: '1' },
     code: 'host_not_allowed',
   },
   { name: 'Host: localhost.evil.example', method: 'GET', path: '/_emulator/clock', headers: { host: 'localhost.evil.example' }, code: 'host_not_allowed' },
@@ -190,7 +190,7 @@ const ATTACKS: Array<Row & { code: string }> = [
     on: 'all',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { host: 'evil.example', [CONTROL_HEADER]: '1' },
+    headers: { host: 'evil.example', [CONTROL_REQUEST_HEADER]: '1' },
     code: 'host_not_allowed',
   },
   {
@@ -198,7 +198,7 @@ const ATTACKS: Array<Row & { code: string }> = [
     on: 'guarded',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { [CONTROL_HEADER]: '1' },
+    headers: { [CONTROL_REQUEST_HEADER]: '1' },
     code: 'permission_denied',
   },
   {
@@ -206,7 +206,7 @@ const ATTACKS: Array<Row & { code: string }> = [
     on: 'guarded',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { [CONTROL_HEADER]: '1', authorization: 'Bearer not-the-token' },
+    headers: { [CONTROL_REQUEST_HEADER]: '1', authorization: 'Bearer not-the-token' },
     code: 'permission_denied',
   },
   { name: 'the admin token missing on a read of the journal', on: 'guarded', method: 'GET', path: '/_emulator/requests', code: 'permission_denied' },
@@ -215,14 +215,14 @@ const ATTACKS: Array<Row & { code: string }> = [
     on: 'guarded',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { [CONTROL_HEADER]: '1', cookie: `svc_admin=${ADMIN_TOKEN}; authorization=Bearer ${ADMIN_TOKEN}` },
+    headers: { [CONTROL_REQUEST_HEADER]: '1', cookie: `svc_admin=${ADMIN_TOKEN}; authorization=Bearer ${ADMIN_TOKEN}` },
     code: 'permission_denied',
   },
 ];
 
 const PASSES: Array<Row & { status: number }> = [
-  { name: 'the CLI: x-svc-control and no Origin', method: 'DELETE', path: '/_emulator/faults', headers: { [CONTROL_HEADER]: '1' }, status: 200 },
-  { name: 'the CLI resets with no body', method: 'POST', path: '/_emulator/reset', headers: { [CONTROL_HEADER]: '1' }, status: 200 },
+  { name: 'the CLI: x-svc-control and no Origin', method: 'DELETE', path: '/_emulator/faults', headers: { [CONTROL_REQUEST_HEADER]: '1' }, status: 200 },
+  { name: 'the CLI resets with no body', method: 'POST', path: '/_emulator/reset', headers: { [CONTROL_REQUEST_HEADER]: '1' }, status: 200 },
   {
     name: 'a JSON POST without Origin',
     method: 'POST',
@@ -274,7 +274,7 @@ const PASSES: Array<Row & { status: number }> = [
     on: 'guarded',
     method: 'POST',
     path: '/_emulator/reset',
-    headers: { [CONTROL_HEADER]: '1', authorization: `Bearer ${ADMIN_TOKEN}` },
+    headers: { [CONTROL_REQUEST_HEADER]: '1', authorization: `Bearer ${ADMIN_TOKEN}` },
     status: 200,
   },
 ];
@@ -330,7 +330,7 @@ describe('the door of svc: each attack is refused and changes nothing, and svcâ€
   it('leaves a Host that is no host name (user info, a path, a space) to the server, which refuses it before the app', async () => {
     const before = await state('open');
     for (const host of ['evil.example@127.0.0.1', 'evil.example/x', '127.0.0.1 evil.example']) {
-      const answer = await send(portOf('open'), { name: host, method: 'POST', path: '/_emulator/reset', headers: { host, [CONTROL_HEADER]: '1' } });
+      const answer = await send(portOf('open'), { name: host, method: 'POST', path: '/_emulator/reset', headers: { host, [CONTROL_REQUEST_HEADER]: '1' } });
       expect(answer.status, `${host}: ${answer.body}`).toBe(400);
     }
     expect(await state('open')).toBe(before);
@@ -338,7 +338,7 @@ describe('the door of svc: each attack is refused and changes nothing, and svcâ€
 
   it("says what to send instead: the header, JSON, or the host name's flag", async () => {
     const form = await send(portOf('open'), ATTACKS[0]!);
-    expect(JSON.parse(form.body).error).toContain(`${CONTROL_HEADER}: 1`);
+    expect(JSON.parse(form.body).error).toContain(`${CONTROL_REQUEST_HEADER}: 1`);
     const host = await send(
       portOf('open'),
       ATTACKS.find((row) => row.code === 'host_not_allowed')!,

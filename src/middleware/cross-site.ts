@@ -10,7 +10,7 @@
  * - an `Origin`, when sent, is svc's own (the scheme and the Host it was reached at; http or https,
  *   as a proxy may end TLS in front of it) or one `--cors` lists; `Origin: null` is neither;
  * - and the request sends `Content-Type: application/json` (or `…+json`), which no form and no
- *   request a page sends without a preflight can, or the header `x-svc-control` (CONTROL_HEADER),
+ *   request a page sends without a preflight can, or the header `x-svc-control` (schemas/control.ts),
  *   which the typed client and the CLI send on every state-changing control call;
  * - the dashboard's own forms (`/_emulator/ui/*`) are the one exception to the line above: a form
  *   posted with svc's own Origin (not merely an allowed one) came from a page of the dashboard.
@@ -21,9 +21,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { CorsSetting } from '../runtime.js';
-
-/** The header that marks a control-plane call as made by a program, not a page: send `x-svc-control: 1`. */
-export const CONTROL_HEADER = 'x-svc-control';
+import { CONTROL_REQUEST_HEADER } from '../schemas/control.js';
 
 /** Where the dashboard's pages and forms live. */
 const DASHBOARD_PATH = '/_emulator/ui';
@@ -55,7 +53,7 @@ function refuse(message: string): ApiError {
 /** The guard for /_emulator; `cors` is `--cors`: its listed origins are trusted as svc's own are. */
 export function crossSiteGuard(cors: CorsSetting | undefined): MiddlewareHandler {
   const listed = new Set(Array.isArray(cors) ? (cors as readonly string[]) : []);
-  const sendInstead = `send Content-Type: application/json or the header ${CONTROL_HEADER}: 1, without an Origin of another site (the svc CLI and client do)`;
+  const sendInstead = `send Content-Type: application/json or the header ${CONTROL_REQUEST_HEADER}: 1, without an Origin of another site (the svc CLI and client do)`;
   return (c, next) => {
     if (READING_METHODS.has(c.req.method)) return next();
     const site = c.req.header('sec-fetch-site');
@@ -65,7 +63,7 @@ export function crossSiteGuard(cors: CorsSetting | undefined): MiddlewareHandler
     const own = origin !== undefined && isOwnOrigin(origin, c.req.url);
     if (origin !== undefined && !own && !listed.has(origin))
       throw refuse(`A page of ${JSON.stringify(origin.slice(0, 100))} cannot change the emulator; ${sendInstead}, or list that origin in svc serve --cors`);
-    if (c.req.header(CONTROL_HEADER) !== undefined || isJsonType(c.req.header('content-type'))) return next();
+    if (c.req.header(CONTROL_REQUEST_HEADER) !== undefined || isJsonType(c.req.header('content-type'))) return next();
     const path = c.req.path;
     const dashboard = path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
     if (dashboard && own) return next();

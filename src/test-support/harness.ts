@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator.js';
-import { CONTROL_HEADER } from '../middleware/cross-site.js';
+import { CONTROL_REQUEST_HEADER } from '../schemas/control.js';
 
 /** The plain keys of fixtures/default.json (also in the README). */
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
@@ -55,7 +55,7 @@ export function tempDataDir(): string {
  * client do (middleware/cross-site.ts): the tests call it as a program, never as a page.
  */
 export function controlHeaders(url: string, method: string): Record<string, string> {
-  return method !== 'GET' && method !== 'HEAD' && /^\/_emulator(\/|$)/.test(new URL(url).pathname) ? { [CONTROL_HEADER]: '1' } : {};
+  return method !== 'GET' && method !== 'HEAD' && /^\/_emulator(\/|$)/.test(new URL(url).pathname) ? { [CONTROL_REQUEST_HEADER]: '1' } : {};
 }
 
 export async function sendRequest<T = any>(url: string, method: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
