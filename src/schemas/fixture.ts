@@ -1,5 +1,6 @@
 /** Seed files (`fixtures/default.json`, `svc serve --seed FILE`, `POST /_emulator/seed`). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { PLANS } from './words.js';
 import { API_KEY_PATTERN } from './api-keys.js';
 import { CreateAppBody } from './apps.js';
@@ -21,7 +22,7 @@ const FixtureTenant = z.object({
   name: z.string().trim().min(1).max(100),
   plan: z.enum(PLANS).default('pro'),
   apiKeys: z
-    .array(z.object({ name: z.string().trim().min(1).max(100), key: z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits') }))
+    .array(z.object({ name: z.string().trim().min(1).max(100), key: secret(z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits')) }))
     .min(1, 'a tenant needs at least one API key'),
   settings: UpdateTenantBody.shape.settings,
   apps: z.array(CreateAppBody).default([]),
