@@ -1,6 +1,7 @@
 /**
- * What every answer of the app goes through (the request id and log line, the request journal,
- * CORS, the error and not-found handlers, the store's catch-up), and the app of the health probes
+ * What every answer of the app goes through (the request id and log line, the Host check, the
+ * control plane's cross-site check, the request journal, CORS, the error and not-found handlers,
+ * the store's catch-up), and the app of the health probes
  * alone that `svc serve` answers with while the whole app is built (speed/deferred-app.ts).
  * createApp() (app.ts) builds on the same base, so a probe is answered alike by both.
  */
@@ -14,6 +15,8 @@ import { silentLogger, type Logger } from './logger.js';
 import { droppedBody } from './middleware/body.js';
 import type { AppEnv } from './middleware/context.js';
 import { corsFor } from './middleware/cors.js';
+import { crossSiteGuard } from './middleware/cross-site.js';
+import { hostCheck } from './middleware/host-check.js';
 import { journalRequests } from './middleware/journal.js';
 import { responseHeaders } from './middleware/response.js';
 import { storeSync } from './middleware/store-sync.js';
@@ -49,7 +52,12 @@ export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppE
   // One handler per request, synchronous while its steps are (speed/chain-router.ts).
   const app = new OpenAPIHono<AppEnv>({ router: new ChainRouter(new SplitRouter(), onError) });
 
-  app.use('*', responseHeaders(logger), journalRequests(rt));
+  // The Host check comes before anything of the app, right after the request id and log line, so a
+  // request for a host name svc does not answer is refused (and logged) and reaches nothing else.
+  app.use('*', responseHeaders(logger), hostCheck(rt.options.allowedHosts, { adminToken: rt.options.adminToken }));
+  // Before any route of the control plane or the dashboard, so a refused call changes nothing.
+  app.use('/_emulator/*', crossSiteGuard(rt.options.cors));
+  app.use('*', journalRequests(rt));
   // Before the API key: a browser's preflight carries no key.
   const cors = corsFor(rt, rt.options.cors);
   if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);

@@ -11,6 +11,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
 import type { Runtime } from './runtime.js';
 import { controlRoutes } from './routes/control.js';
+import { controlSnapshotsRoutes } from './routes/control-snapshots.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
 import { registerOpenApiDocument } from './routes/openapi.js';
@@ -81,6 +82,7 @@ export function createApp(rt: Runtime, options: AppOptions = {}) {
   app.route('/_emulator/ui', dashboardRoutes(rt));
   app.use('/_emulator/*', jsonBody());
   app.route('/_emulator', controlRoutes(rt, routeList));
+  app.route('/_emulator/snapshots', controlSnapshotsRoutes(rt));
   app.route('/_provider', providerPages(rt));
 
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));

@@ -12,6 +12,7 @@ import type { Runtime, RuntimeOptions } from './runtime.js';
 import { listen, probePort, type RunningServer } from './server.js';
 import { hashSecret } from './services/api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture, shippedFixtureKeys, type FixtureKeys } from './services/seed.js';
+import { restoreSnapshot } from './services/snapshots.js';
 import { usageMeter } from './services/usage.js';
 import type { FixtureData } from './schemas/fixture.js';
 import { FileStore } from './store/file-store.js';
@@ -29,6 +30,8 @@ export interface EmulatorOptions extends RuntimeOptions {
   host?: string;
   /** Fixture file for an empty store (default fixtures/default.json). */
   seedFile?: string;
+  /** A snapshot to start from (`svc serve --snapshot NAME`, services/snapshots.ts): restored before the first request. */
+  snapshot?: string;
 }
 
 export interface SeededKey {
@@ -99,6 +102,7 @@ async function assemble(
       sealer,
       isNew,
       options,
+      listening: new Set(),
       get dispatcher() {
         if (!made.dispatcher) throw new Error('the dispatcher is not started');
         return made.dispatcher;
@@ -137,18 +141,32 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let fixture: FixtureData | null = options.seedFile === undefined ? null : await loadFixtureFile(options.seedFile);
   // A busy port is refused before the data dir is created, locked or seeded.
   await probePort({ port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
-  const rt = await createRuntime({ ...options, logger });
+  const port = options.port ?? DEFAULT_PORT;
+  // The runtime keeps this object as its options: the port is set in it once known (seeding reads it).
+  const runtimeOptions: RuntimeOptions = { ...options, port, logger };
+  const rt = await createRuntime(runtimeOptions);
+  let server: RunningServer | undefined;
   try {
-    if (rt.isNew) {
+    // A new store is seeded before listening when the port is known; on a port picked at
+    // listen (0), right after, before anyone is told the port (the passkey origin names it).
+    const seed = async (): Promise<void> => {
+      if (!rt.isNew || options.snapshot !== undefined) return;
       fixture ??= await loadFixtureFile(DEFAULT_FIXTURE_PATH);
       await seedFixture(rt, fixture);
       await rt.store.compact();
-    }
-    const keys = fixture?.tenants ?? (await shippedFixtureKeys());
+    };
+    if (options.snapshot !== undefined) await restoreSnapshot(rt, options.snapshot);
+    if (port !== 0) await seed();
     const appOptions = { logger, version: VERSION };
     const fetch = deferredFetch(probeApp(rt, appOptions), async () => (await import('./app.js')).createApp(rt, appOptions), logger);
-    const server = await listen({ fetch }, { port: options.port ?? DEFAULT_PORT, host: options.host ?? DEFAULT_HOST });
+    server = await listen({ fetch }, { port, host: options.host ?? DEFAULT_HOST, listening: rt.listening });
+    if (port === 0) {
+      runtimeOptions.port = server.port;
+      await seed();
+    }
+    const keys = fixture?.tenants ?? (await shippedFixtureKeys());
     let closing: Promise<void> | null = null;
+    const running = server;
     return {
       rt,
       server,
@@ -157,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       seededKeys: workingKeys(rt, keys),
       close() {
         closing ??= (async () => {
-          await server.close();
+          await running.close();
           await usageMeter(rt).flush();
           await rt.close();
         })();
@@ -165,6 +183,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
     };
   } catch (error) {
+    await server?.close();
     await rt.close();
     throw error;
   }

@@ -25,6 +25,10 @@ export const ERROR_CODES = {
   telegram_auth_expired: 401,
   mfa_required: 403,
   permission_denied: 403,
+  /** A state-changing call of the control plane or the dashboard that a page of another site could have sent. */
+  cross_site_request: 403,
+  /** A Host that svc does not answer (DNS rebinding): middleware/host-check.ts. */
+  host_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -39,10 +39,25 @@ export interface RuntimeOptions {
   rateLimit?: number | 'off';
   /** Which browser origins may call /v1 (issue 34): any, none, or these instead of the loopback ones; default loopback and the tenants'. */
   cors?: CorsSetting;
-  /** When set, /_emulator answers non-loopback callers that send it as a Bearer token (D11). */
+  /**
+   * When set, every call of /_emulator must send it as a Bearer token, loopback callers included
+   * (docs/control-plane.md#a-shared-host).
+   */
   adminToken?: string;
+  /**
+   * Host names and addresses answered besides the loopback ones (`--allowed-hosts`; svc serve adds
+   * its --host address), or 'all' for any (middleware/host-check.ts, docs/control-plane.md#host-names).
+   */
+  allowedHosts?: readonly string[] | 'all';
   /** The fixture that seeds an empty store and POST /_emulator/reset (default fixtures/default.json). */
   seedFile?: string;
+  /**
+   * What the ids of seeded records are derived from (`--id-seed`, docs/serve.md#stable-ids):
+   * default a fixed seed, so every start and reset seeds the same ids; `random` for random ones.
+   */
+  idSeed?: string;
+  /** The port the emulator listens on, once known: seeded tenants' passkey origin follows it (default 4010). */
+  port?: number;
   /** How many answered requests the request journal keeps in memory (services/request-journal.ts); 0 keeps none. */
   journalSize?: number;
   logger?: Logger;
@@ -64,6 +79,12 @@ export interface Deliveries {
   retry(tenantId: string | null, id: string): Promise<DeliveryRecord>;
 }
 
+/** An address and port one of this process's listeners is bound to. */
+export interface ListeningAddress {
+  readonly address: string;
+  readonly port: number;
+}
+
 export interface Runtime {
   readonly store: Store;
   readonly clock: Clock;
@@ -75,5 +96,11 @@ export interface Runtime {
   readonly options: Readonly<RuntimeOptions>;
   /** Sends webhook deliveries and keeps their retry schedule (D9). */
   readonly dispatcher: Deliveries;
+  /**
+   * Where this process listens: each listener adds itself once bound (server.ts) and leaves on
+   * close. No webhook attempt reaches any of them (docs/webhook-targets.md#svc-never-calls-itself);
+   * empty for an app with no listener (the in-process test app).
+   */
+  readonly listening: Set<ListeningAddress>;
   close(): Promise<void>;
 }

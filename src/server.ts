@@ -4,6 +4,7 @@ import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { ApiError } from './errors.js';
+import type { ListeningAddress } from './runtime.js';
 import { BatchedResponse } from './speed/batched-response.js';
 
 export class PortInUseError extends Error {
@@ -64,10 +65,14 @@ export async function probePort(options: { port: number; host: string }): Promis
   });
 }
 
-/** Serves `app` (a Hono app, or anything with its fetch) on `options.port`. */
+/**
+ * Serves `app` (a Hono app, or anything with its fetch) on `options.port`. Once bound, the
+ * address and port are added to `options.listening` (the runtime's, so that no webhook
+ * reaches this listener) until the server is closed.
+ */
 export async function listen(
   app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> },
-  options: { port: number; host: string },
+  options: { port: number; host: string; listening?: Set<ListeningAddress> },
 ): Promise<RunningServer> {
   // Answers written together at the end of each turn of the event loop (speed/batched-response.ts).
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host, serverOptions: { ServerResponse: BatchedResponse } }) as Server;
@@ -83,6 +88,8 @@ export async function listen(
     });
   });
   const address = server.address() as AddressInfo;
+  const bound: ListeningAddress = { address: address.address, port: address.port };
+  options.listening?.add(bound);
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   let closing: Promise<void> | null = null;
   return {
@@ -100,6 +107,7 @@ export async function listen(
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
+          options.listening?.delete(bound);
           resolve();
         });
         server.closeIdleConnections();

@@ -32,8 +32,9 @@ describe.skipIf(ownAddress === undefined)(`the control plane seen from ${ownAddr
   const at = (svc: TestEmulator, path: string) => `http://${ownAddress}:${svc.emulator.server.port}${path}`;
 
   beforeAll(async () => {
-    open = await startTestEmulator({ host: ownAddress!, inMemory: true });
-    guarded = await startTestEmulator({ host: ownAddress!, inMemory: true, adminToken: ADMIN_TOKEN });
+    // svc serve --host adds its address to the Host names it answers; startEmulator() is told.
+    open = await startTestEmulator({ host: ownAddress!, inMemory: true, allowedHosts: [ownAddress!] });
+    guarded = await startTestEmulator({ host: ownAddress!, inMemory: true, adminToken: ADMIN_TOKEN, allowedHosts: [ownAddress!] });
   });
   afterAll(async () => {
     await open?.close();

@@ -64,10 +64,10 @@ describe('dashboard over HTTP', () => {
     expect(new URL(bad.headers.get('location')!, svc.origin).searchParams.get('flash')).toContain('not valid JSON');
   });
 
-  it('refuses an action posted from another site (CSRF), as an HTML page', async () => {
+  it('refuses an action posted from another site (CSRF), before any route, in the error envelope', async () => {
     const cross = await form('/reset', { back: '/_emulator/ui' }, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
     expect(cross.status).toBe(403);
-    expect(await cross.text()).toContain('accepted only from the dashboard itself');
+    expect(((await cross.json()) as { code: string }).code).toBe('cross_site_request');
     const otherOrigin = await form('/faults/clear', {}, { origin: 'http://localhost:9999' });
     expect(otherOrigin.status).toBe(403);
   });

@@ -11,6 +11,7 @@ import { registerOpenApi } from './commands/openapi.js';
 import { registerRequests } from './commands/requests.js';
 import { registerConformance } from './commands/conformance.js';
 import { registerServe } from './commands/serve.js';
+import { registerSnapshot } from './commands/snapshot.js';
 import { registerTrigger } from './commands/trigger.js';
 import { registerWebhook } from './commands/webhook.js';
 import { CliError, printError } from './output.js';
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
   registerExport(program);
   registerRequests(program);
   registerFaults(program);
+  registerSnapshot(program);
   registerOpenApi(program);
   registerWebhook(program);
   registerConformance(program);

@@ -15,9 +15,11 @@ import type { LoginVerifyBody, RegisterVerifyBody } from '../schemas/passkeys.js
 import type { Delivery } from '../schemas/webhooks.js';
 import { send, type ApiResult, type CallOptions, type TransportOptions } from './transport.js';
 import { harnessCalls } from './harness.js';
+import { snapshotCalls } from './snapshots.js';
 import { operationCalls } from './operations.js';
 
 export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
+export type { SnapshotInfo } from './snapshots.js';
 export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
 
 /** `{ data }` (spec part 2). */
@@ -124,6 +126,8 @@ export function createClient(options: ClientOptions) {
       retryDelivery: (deliveryId: string, extra?: CallOptions) =>
         control<Envelope<Out<typeof Delivery> & { tenantId: string }>>('POST', `/deliveries/${id(deliveryId)}/retry`, { ...extra, body: {} }),
       ...harnessCalls(control),
+      /** Named snapshots of the whole state: save, list, get, restore, delete. */
+      snapshots: snapshotCalls(control),
       /** The same client acting with another API key: a test worker's tenant's, from `tenants.create()`. */
       clientFor: (apiKey: string) => createClient({ ...options, apiKey }),
     },

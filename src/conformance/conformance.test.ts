@@ -38,6 +38,7 @@ const result = (id: string, outcome: CheckResult['outcome'], reason?: string): C
   profile: 'spec',
   outcome,
   durationMs: 3,
+  requests: 1,
   notes: [],
   ...(reason ? { reason } : {}),
 });

@@ -36,8 +36,10 @@ export class TargetUnreachable extends Error {
   constructor(
     readonly request: Pick<SentRequest, 'method' | 'url'>,
     cause: unknown,
+    /** How the request went (its connection, what was retried), after the error. */
+    detail?: string,
   ) {
-    super(`${request.method} ${request.url}: ${describeNetworkError(cause)}`);
+    super(`${request.method} ${request.url}: ${describeNetworkError(cause)}${detail === undefined ? '' : ` ${detail}`}`);
     this.name = 'TargetUnreachable';
     this.timedOut = isTimeout(cause);
   }

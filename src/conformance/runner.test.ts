@@ -3,7 +3,9 @@
  * at once, results in catalogue order whatever order they finish in, --bail and Ctrl-C with
  * checks running at once, one shared value per key, and the stages of cleanup.
  */
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runSuite, type RunOptions } from './runner.js';
 import type { Check, CheckContext, CleanupStage, Uses } from './types.js';
 
@@ -193,5 +195,86 @@ describe('the runner', () => {
     expect(order.indexOf('end webhook')).toBeLessThan(order.indexOf('start name'));
     expect(order.indexOf('end name')).toBeLessThan(order.indexOf('start settings'));
     expect(order).not.toContain('two tenant removals at once');
+  });
+});
+
+describe("a check's requests", () => {
+  /** A target that answers every request 200 after `ms`, and logs each with the moment it arrived and the key it carried. */
+  const seen: Array<{ path: string; key: string; at: number }> = [];
+  const server = createServer((request, response) => {
+    seen.push({ path: request.url ?? '', key: String(request.headers['x-api-key']), at: performance.now() });
+    setTimeout(() => response.writeHead(200, { 'content-type': 'application/json' }).end('{"data":{}}'), 20);
+  });
+  const listening = new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)),
+  );
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const check = (id: string, run: Check['run'], budget?: number): Check => ({
+    id,
+    tags: [id.split('.')[0]!],
+    description: id,
+    spec: 'part 1',
+    profile: 'spec',
+    creates: true,
+    ...(budget === undefined ? {} : { budget }),
+    run,
+  });
+
+  it('stop when the check fails: calls of it still going send nothing more, none after cleanup revoked its key', async () => {
+    seen.length = 0;
+    let revokedAt = Infinity;
+    const flood = check('rate-limits.flood', async (ctx) => {
+      ctx.defer({ description: 'revoke the key', run: async () => void (revokedAt = performance.now()) });
+      const loop = async (n: number): Promise<void> => {
+        for (let i = 0; ; i += 1) {
+          await ctx.client.request('GET', `/tenant?loop=${n}`, { apiKey: 'sk_test_flood' });
+          if (n === 0 && i === 3) throw new Error('one call of the flood broke');
+        }
+      };
+      await Promise.all(Array.from({ length: 20 }, (_, n) => loop(n)));
+    });
+    const { report } = run([flood], { target: { baseUrl: await listening, apiKey: 'sk_test_run', timeoutMs: 2_000 } });
+    const [result] = (await report).results;
+    expect(result?.outcome).toBe('failed');
+    expect(result?.reason).toContain('one call of the flood broke');
+    const sentByFlood = seen.filter((request) => request.key === 'sk_test_flood');
+    expect(result?.requests).toBe(sentByFlood.length);
+    // Four rounds of twenty, and the few that were on their way when the check broke.
+    expect(sentByFlood.length).toBeLessThan(20 * 6);
+    await sleep(200);
+    expect(seen.filter((request) => request.key === 'sk_test_flood')).toHaveLength(sentByFlood.length);
+    expect(seen.filter((request) => request.at > revokedAt)).toEqual([]);
+  });
+
+  it('are counted against a budget: past it the check is stopped and fails with "request budget N hit"', async () => {
+    seen.length = 0;
+    const polls = check(
+      'webhooks.polls',
+      async (ctx) => {
+        // A check that would poll for ever: the budget ends it.
+        for (;;) await ctx.client.request('GET', '/tenant');
+      },
+      12,
+    );
+    const shared = check(
+      'webhooks.shares',
+      async (ctx) => {
+        await ctx.shared('hook', async () => {
+          for (let i = 0; i < 5; i += 1) await ctx.client.request('GET', '/webhooks');
+        });
+        for (let i = 0; i < 3; i += 1) await ctx.client.request('GET', '/tenant');
+      },
+      4,
+    );
+    const { report } = run([polls, shared], { target: { baseUrl: await listening, apiKey: 'sk_test_run', timeoutMs: 2_000 } });
+    const [polled, sharing] = (await report).results;
+    expect(polled?.outcome).toBe('failed');
+    expect(polled?.reason).toBe('request budget 12 hit');
+    expect(polled?.requests).toBe(12);
+    // What the checks share is made outside any of them: the five calls count against no budget.
+    expect(sharing?.outcome).toBe('passed');
+    expect(sharing?.requests).toBe(3);
+    expect(seen.filter((request) => request.path === '/v1/tenant')).toHaveLength(15);
   });
 });

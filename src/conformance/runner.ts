@@ -9,6 +9,7 @@ import { createClient, type FetchLike } from '../client/index.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
+import { CheckScope, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
 import { holdClock, type ClockMove } from './run-clock.js';
 import type { Selected } from './select.js';
 import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
@@ -84,15 +85,21 @@ const ABORT_GRACE_MS = 3_000;
  * The run's clients. Those that back off on 429 share one back-off: when the target answers
  * any of them 429 with Retry-After, every check of the run waits that long before its next request.
  */
-export function clientsFor(target: Target, listener?: RunListener) {
+export function clientsFor(target: Target, listener?: RunListener, runId?: string) {
   const backoff = sharedBackoff();
   const fetch = suiteFetch({
     timeoutMs: target.timeoutMs,
     backoff,
+    ...(runId === undefined ? {} : { runId }),
     ...(target.fetch ? { inner: target.fetch } : {}),
     ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}),
   });
-  const unthrottledFetch = suiteFetch({ timeoutMs: target.timeoutMs, backoff: false, ...(target.fetch ? { inner: target.fetch } : {}) });
+  const unthrottledFetch = suiteFetch({
+    timeoutMs: target.timeoutMs,
+    backoff: false,
+    ...(runId === undefined ? {} : { runId }),
+    ...(target.fetch ? { inner: target.fetch } : {}),
+  });
   const make = (apiKey: string, using = fetch) =>
     createClient({ baseUrl: target.baseUrl, apiKey, fetch: using, timeoutMs: 0, headers: { 'user-agent': 'svc-conformance/1' } });
   return {
@@ -102,7 +109,7 @@ export function clientsFor(target: Target, listener?: RunListener) {
   };
 }
 
-function resultOf(check: Check, outcome: CheckResult['outcome'], started: number, notes: string[], reason?: string): CheckResult {
+function resultOf(check: Check, outcome: CheckResult['outcome'], started: number, notes: string[], reason?: string, requests = 0): CheckResult {
   return {
     id: check.id,
     area: areaOf(check),
@@ -113,6 +120,7 @@ function resultOf(check: Check, outcome: CheckResult['outcome'], started: number
     outcome,
     ...(reason === undefined ? {} : { reason }),
     durationMs: Math.round(performance.now() - started),
+    requests,
     notes,
   };
 }
@@ -142,7 +150,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
-  const { client, second, unthrottled } = clientsFor(options.target, listener);
+  const { client, second, unthrottled } = clientsFor(options.target, listener, runId);
   const receiver = await startReceiver({ ...options.receiver, runId });
   // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
   const heldClock =
@@ -187,28 +195,42 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     defer: (cleanup) => void cleanups.push(cleanup),
     // One promise per key, made by the first check that asks: checks running at once share it.
     shared: <T>(key: string, make: () => Promise<T>) => {
-      if (!shared.has(key)) shared.set(key, make());
+      // Made outside the asking check: it counts against no check's budget and outlives the check that asked first.
+      if (!shared.has(key)) shared.set(key, outsideChecks(make));
       return shared.get(key) as Promise<T>;
     },
     note: (text) => void notes.push(text),
   });
 
+  /** Runs one check in a scope of its own (scope.ts): its requests are counted, and refused once it has ended. */
   const runCheck = async (check: Check): Promise<CheckResult> => {
     const checkStarted = performance.now();
     const notes: string[] = [];
-    const running = check.run(contextFor(notes));
+    const scope = new CheckScope(check.id, check.budget ?? DEFAULT_REQUEST_BUDGET);
+    const running = inCheck(scope, () => check.run(contextFor(notes)));
+    const ended = (outcome: CheckResult['outcome'], reason?: string): CheckResult => {
+      // A check that spent its budget fails for that, whatever it made of the refused call.
+      if (scope.budgetHit && outcome !== 'skipped') return resultOf(check, 'failed', checkStarted, notes, `request budget ${scope.budget} hit`, scope.requests);
+      return resultOf(check, outcome, checkStarted, notes, reason, scope.requests);
+    };
     try {
       await Promise.race([running, abort]);
-      return resultOf(check, 'passed', checkStarted, notes);
+      return ended('passed');
     } catch (error) {
       if (signal?.aborted) {
         // A request the check already sent may still create a record: give it a moment to
         // answer, so the check registers that record for cleanup before cleanup runs.
         await Promise.race([running.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, ABORT_GRACE_MS).unref())]);
-        return resultOf(check, 'skipped', checkStarted, notes, 'interrupted');
+        return ended('skipped', 'interrupted');
       }
       const { outcome, reason } = classify(error);
-      return resultOf(check, outcome, checkStarted, notes, reason);
+      return ended(outcome, reason);
+    } finally {
+      // Calls of the check still going (it failed while others ran beside) send nothing more,
+      // and those in flight answer before the check's result is told and before cleanup runs.
+      scope.stop('ended');
+      running.catch(() => undefined);
+      await scope.settled(options.target.timeoutMs);
     }
   };
 

@@ -32,6 +32,11 @@ export interface Check {
    * free to start, it starts before the short ones, so that it does not hold up the end of a run.
    */
   long?: boolean;
+  /**
+   * The most requests the check may make (default DEFAULT_REQUEST_BUDGET, scope.ts): past it the
+   * check is stopped and fails with "request budget N hit".
+   */
+  budget?: number;
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -119,6 +124,8 @@ export interface CheckResult {
   /** Why it failed, was skipped or errored; for `expected`, the baseline's reason too. */
   reason?: string;
   durationMs: number;
+  /** Requests the check made to the target (its control plane included). */
+  requests: number;
   notes: string[];
 }
 

@@ -1,7 +1,10 @@
 /**
- * The control plane's guard (D11): `/_emulator/*` needs no API key but answers only
- * loopback callers, unless `--admin-token` is set, in which case any caller that sends it
- * as `Authorization: Bearer <token>` is let in as well.
+ * The control plane's guard (docs/control-plane.md#who-may-call-it): `/_emulator/*` needs no API
+ * key. Without `--admin-token` it answers only loopback callers (whose Host host-check.ts has
+ * already accepted, so a rebinding page is not one of them); with it, every caller must send the
+ * token as `Authorization: Bearer <token>`, loopback included, since behind a proxy on the same
+ * host every caller is loopback. The Bearer is never taken from a cookie or a query, which a
+ * browser would send for another site's page.
  */
 import { timingSafeEqual } from 'node:crypto';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -20,22 +23,27 @@ function tokenMatches(given: string | undefined, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** The address the request came from; undefined for an in-process request. */
+function remoteAddress(c: Parameters<MiddlewareHandler>[0]): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Refuses (403 permission_denied) a caller of the control plane or the dashboard that may not reach it. */
 export function controlPlaneGuard(adminToken: string | undefined): MiddlewareHandler {
   return async (c, next) => {
-    let address: string | undefined;
-    try {
-      address = getConnInfo(c).remote.address;
-    } catch {
-      address = undefined;
+    if (adminToken !== undefined) {
+      const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
+      if (tokenMatches(bearer, adminToken)) return next();
+      throw new ApiError(
+        'permission_denied',
+        'svc serve was started with --admin-token: send it as Authorization: Bearer <token> on every /_emulator call, from loopback too',
+      );
     }
-    const bearer = /^Bearer (.+)$/.exec(c.req.header('authorization') ?? '')?.[1];
-    if (adminToken !== undefined && tokenMatches(bearer, adminToken)) return next();
-    if (isLoopback(address)) return next();
-    throw new ApiError(
-      'permission_denied',
-      adminToken === undefined
-        ? 'The control plane answers only on loopback; start svc serve with --admin-token to reach it from elsewhere'
-        : 'Send the admin token as Authorization: Bearer <token>',
-    );
+    if (isLoopback(remoteAddress(c))) return next();
+    throw new ApiError('permission_denied', 'The control plane answers only on loopback; start svc serve with --admin-token to reach it from elsewhere');
   };
 }

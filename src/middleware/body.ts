@@ -1,10 +1,13 @@
 /**
  * Request bodies (D6): at most 1 MiB (413 payload_too_large), JSON only
- * (400 invalid_json), parsed once here so the validators reuse the parsed value.
+ * (400 invalid_json), parsed once here so the validators reuse the parsed value. A string no
+ * store can hold (NUL, a lone surrogate: store/text.ts) in the body, a query or a path is
+ * refused here, for every route and both stores alike (400 validation_error naming it).
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, HonoRequest, MiddlewareHandler, Next } from 'hono';
 import { ApiError } from '../errors.js';
+import { findUnheldText, mayHoldUnheldText, unheldReason, type UnheldText } from '../store/text.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -40,7 +43,49 @@ async function readLimited(request: Request, declaredLength: boolean): Promise<U
 
 export function jsonBody(): MiddlewareHandler {
   // Not async: a GET goes on without a promise of its own.
-  return (c, next) => (METHODS_WITH_BODY.has(c.req.method) ? readJsonBody(c, next) : next());
+  return (c, next) => {
+    // The only way a NUL reaches a query or a path; a lone surrogate cannot (its percent-encoded
+    // UTF-8 is invalid and stays as sent). One search of the URL, then the parameters when found.
+    if (c.req.url.includes('%00')) refuseUnheldParameters(c);
+    return METHODS_WITH_BODY.has(c.req.method) ? readJsonBody(c, next) : next();
+  };
+}
+
+function refuse(found: UnheldText[], where: 'body' | 'query' | 'path'): never {
+  throw new ApiError(
+    'validation_error',
+    `The request ${where} holds text svc does not store (NUL or a lone surrogate): see docs/postgres.md#text-the-stores-refuse`,
+    found.map((detail) => ({ ...detail, in: where })),
+  );
+}
+
+/** Refuses a query parameter or a path segment that decodes to a NUL, naming it (a path segment by its route's parameter when known). */
+function refuseUnheldParameters(c: Context): void {
+  const url = new URL(c.req.url);
+  const query: UnheldText[] = [];
+  for (const [key, value] of url.searchParams) {
+    const reason = unheldReason(key) ?? unheldReason(value);
+    if (reason !== null) query.push({ path: unheldReason(key) === null ? key : JSON.stringify(key).slice(1, -1), message: reason });
+  }
+  if (query.length > 0) refuse(query, 'query');
+  const segments = url.pathname.split('/');
+  const routes = c.req.matchedRoutes.map((route) => route.path.split('/'));
+  const path: UnheldText[] = [];
+  segments.forEach((segment, index) => {
+    const reason = segment.includes('%00') ? unheldReason(decodeSegment(segment)) : null;
+    if (reason === null) return;
+    const named = routes.map((parts) => parts[index]).find((part) => part?.startsWith(':'));
+    path.push({ path: named === undefined ? `(segment ${index})` : named.slice(1), message: reason });
+  });
+  if (path.length > 0) refuse(path, 'path');
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment.replaceAll('%00', '\u0000');
+  }
 }
 
 async function readJsonBody(c: Context, next: Next): Promise<void> {
@@ -66,10 +111,15 @@ async function readJsonBody(c: Context, next: Next): Promise<void> {
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid UTF-8');
   }
+  let parsed: unknown;
   try {
-    JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch (error) {
     throw new ApiError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (mayHoldUnheldText(text)) {
+    const found = findUnheldText(parsed);
+    if (found.length > 0) refuse(found, 'body');
   }
   cacheText(c.req.bodyCache, text);
   return next();
@@ -130,12 +180,17 @@ function drop(incoming: IncomingMessage): Promise<void> {
 
 /**
  * A form body (the dashboard's and the payment provider's pages). A body that claims to be a
- * form but does not parse (a broken multipart) is 400 bad_request, never a 500.
+ * form but does not parse (a broken multipart) is 400 bad_request, never a 500; a field that
+ * holds a NUL is 400 validation_error, as in a JSON body.
  */
 export async function formBody(request: HonoRequest): Promise<Record<string, string | File>> {
+  let form: Record<string, string | File>;
   try {
-    return await request.parseBody<Record<string, string | File>>();
+    form = await request.parseBody<Record<string, string | File>>();
   } catch {
     throw new ApiError('bad_request', 'The form body cannot be read; send it as application/x-www-form-urlencoded or multipart/form-data');
   }
+  const found = findUnheldText(Object.fromEntries(Object.entries(form).filter((entry): entry is [string, string] => typeof entry[1] === 'string')));
+  if (found.length > 0) refuse(found, 'body');
+  return form;
 }

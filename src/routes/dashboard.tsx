@@ -1,10 +1,11 @@
 /**
  * The dashboard at /_emulator/ui (D11; spec part 3: the DLQ is viewed and retried "in
  * the dashboard"): server-rendered pages over the same services as the control plane, behind
- * the same loopback/admin guard. Reading needs no JavaScript; actions are forms (see
- * dashboard-actions.ts). Errors are pages here, not JSON envelopes.
+ * the same guard (docs/control-plane.md#who-may-call-it). Reading needs no JavaScript; actions
+ * are forms (see dashboard-actions.ts). Errors are pages here, not JSON envelopes, but for the
+ * refusals made before any route (a foreign Host, a cross-site action), which are envelopes.
  */
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -25,21 +26,6 @@ import { OverviewPage } from '../ui/overview.js';
 import { TenantPage, UsersPage } from '../ui/tenant.js';
 import { DeliveryPage, WebhookPage, WebhooksPage } from '../ui/webhooks.js';
 import { dashboardActions } from './dashboard-actions.js';
-
-/**
- * Refuses actions that another site makes a browser send (CSRF): a browser says where a form
- * came from in Sec-Fetch-Site or Origin. A client that sends neither is not a browser.
- */
-function sameOriginActions(): MiddlewareHandler {
-  return async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
-    const site = c.req.header('sec-fetch-site');
-    const origin = c.req.header('origin');
-    const allowed = site !== undefined ? site === 'same-origin' || site === 'none' : origin === undefined || origin === new URL(c.req.url).origin;
-    if (!allowed) throw new ApiError('permission_denied', 'Dashboard actions are accepted only from the dashboard itself');
-    return next();
-  };
-}
 
 function frameOf(rt: Runtime, c: Context<AppEnv>): PageFrame {
   const url = new URL(c.req.url);
@@ -69,8 +55,9 @@ export function dashboardRoutes(rt: Runtime) {
   const app = new Hono<AppEnv>();
   const frame = (c: Context<AppEnv>): PageFrame => frameOf(rt, c);
 
+  // Who may call it; that an action was not sent by another site's page is checked before
+  // (middleware/cross-site.ts): the dashboard's forms pass as posted with svc's own Origin.
   app.use('*', controlPlaneGuard(rt.options.adminToken));
-  app.use('*', sameOriginActions());
   app.use(
     '*',
     bodyLimit({

@@ -10,6 +10,7 @@ import { Email, TrustLevel } from './users.js';
 
 const FixtureUser = z
   .object({
+    id: idOf('usr').optional(),
     email: Email.nullable(),
     name: z.string().trim().min(1).max(200).nullable().optional(),
     trustLevel: TrustLevel,
@@ -22,10 +23,16 @@ const FixtureTenant = z.object({
   name: z.string().trim().min(1).max(100),
   plan: z.enum(PLANS).default('pro'),
   apiKeys: z
-    .array(z.object({ name: z.string().trim().min(1).max(100), key: secret(z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits')) }))
+    .array(
+      z.object({
+        id: idOf('key').optional(),
+        name: z.string().trim().min(1).max(100),
+        key: secret(z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits')),
+      }),
+    )
     .min(1, 'a tenant needs at least one API key'),
   settings: UpdateTenantBody.shape.settings,
-  apps: z.array(CreateAppBody).default([]),
+  apps: z.array(CreateAppBody.extend({ id: idOf('app').optional() })).default([]),
   users: z.array(FixtureUser).default([]),
 });
 
@@ -42,6 +49,15 @@ function refuseRepeats(fixture: { tenants: Array<z.output<typeof FixtureTenant>>
   };
   fixture.tenants.forEach((tenant, t) => {
     if (tenant.id !== undefined) once(`tenant:${tenant.id}`, ['tenants', t, 'id'], `the tenant id ${tenant.id}`);
+    for (const [list, records] of [
+      ['apiKeys', tenant.apiKeys],
+      ['apps', tenant.apps],
+      ['users', tenant.users],
+    ] as const) {
+      records.forEach((record, r) => {
+        if (record.id !== undefined) once(`id:${record.id}`, ['tenants', t, list, r, 'id'], `the id ${record.id}`);
+      });
+    }
     tenant.apiKeys.forEach((key, k) => once(`key:${key.key}`, ['tenants', t, 'apiKeys', k, 'key'], 'the API key'));
     tenant.apps.forEach((app, a) => once(`app:${t}:${app.name.toLowerCase()}`, ['tenants', t, 'apps', a, 'name'], `the app name "${app.name}"`));
     tenant.users.forEach((user, u) => {

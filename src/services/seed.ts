@@ -1,14 +1,16 @@
 /**
  * Seeding (D12, D15): a fixture document becomes tenants, hashed API keys, apps and
  * users (with their parties). A bad fixture is refused with the path and the reason before
- * anything is written.
+ * anything is written. A record keeps the id the fixture names; one without gets an id
+ * derived from the id seed (docs/serve.md#stable-ids), so every start and reset seeds the
+ * same ids. Keys, tokens and shares are never derived: they come from the CSPRNG.
  */
 import { packageFile } from '../paths.js';
 import { readFile } from 'node:fs/promises';
-import { newId } from '../ids.js';
+import { DEFAULT_ID_SEED, derivedId, newId, RANDOM_ID_SEED, type IdPrefix } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { Fixture, type FixtureData } from '../schemas/fixture.js';
-import type { TenantRecord } from '../store/records.js';
+import type { CollectionName, TenantRecord } from '../store/records.js';
 import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
 import { defaultSettings } from './tenant.js';
@@ -60,6 +62,31 @@ export async function loadFixtureFile(path: string): Promise<FixtureData> {
   return parseFixture(raw, path);
 }
 
+/**
+ * The id of a seeded record: the one the fixture names, else one derived from the id seed and
+ * `name` (a path unique in the store, such as `ten_…/users/ada@example.com`), else, with
+ * `--id-seed random`, a random one.
+ */
+function seededId(rt: Runtime, prefix: IdPrefix, given: string | undefined, name: string): string {
+  if (given !== undefined) return given;
+  const seed = rt.options.idSeed ?? DEFAULT_ID_SEED;
+  return seed === RANDOM_ID_SEED ? newId(prefix) : derivedId(prefix, seed, name);
+}
+
+/** The name a user's derived id comes from: its e-mail (unique in the tenant), else its place in the fixture. */
+function userName(tenantId: string, user: { email: string | null }, index: number): string {
+  return `${tenantId}/users/${user.email === null ? `#${index}` : user.email.toLowerCase()}`;
+}
+
+/**
+ * The origin a seeded tenant's passkeys are made on when the fixture names none: the emulator's
+ * own, on the port it serves (the passkey demo page is there), or 4010's before it listens.
+ */
+function passkeyOrigins(rt: Runtime, fallback: string[]): string[] {
+  const port = rt.options.port;
+  return port === undefined || port === 0 ? fallback : [`http://localhost:${port}`];
+}
+
 /** Refuses a fixture that repeats itself or collides with what the store holds. */
 function checkUnique(rt: Runtime, fixture: FixtureData): void {
   const seen = new Set<string>();
@@ -72,6 +99,12 @@ function checkUnique(rt: Runtime, fixture: FixtureData): void {
       once(`tenant:${tenant.id}`, `tenant ${tenant.id}`);
       if (rt.store.get('tenants', tenant.id)) throw new FixtureError(`tenant ${tenant.id} already exists; reset the store first`);
     }
+    const taken = (name: CollectionName, id: string | undefined): void => {
+      if (id !== undefined && rt.store.get(name, id)) throw new FixtureError(`${name} ${id} already exists; reset the store first`);
+    };
+    for (const key of tenant.apiKeys) taken('apiKeys', key.id);
+    for (const app of tenant.apps) taken('apps', app.id);
+    for (const user of tenant.users) taken('users', user.id);
     for (const key of tenant.apiKeys) {
       once(`key:${key.key}`, `the API key ${key.key.slice(0, 12)}…`);
       if (rt.store.findByKey('apiKeys', `hash:${hashSecret(key.key)}`)) throw new FixtureError(`the API key ${key.key.slice(0, 12)}… already exists`);
@@ -101,8 +134,10 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
   for (const source of fixture.tenants) {
     const base = defaultSettings();
     const patch = source.settings ?? {};
+    // Named by its first API key, which no other tenant of the store may hold (a tenant reset in place names its id).
+    const firstKey = source.apiKeys[0]?.key ?? source.name;
     const tenant: TenantRecord = {
-      id: source.id ?? newId('ten'),
+      id: seededId(rt, 'ten', source.id, `tenants/${hashSecret(firstKey)}`),
       name: source.name,
       plan: source.plan,
       settings: {
@@ -110,22 +145,24 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
         sessionTtl: patch.sessionTtl ?? base.sessionTtl,
         guestTtl: patch.guestTtl ?? base.guestTtl,
         mfaFreshness: patch.mfaFreshness ?? base.mfaFreshness,
-        webauthn: { ...base.webauthn, ...definedOnly(patch.webauthn ?? {}) },
+        webauthn: { ...base.webauthn, origins: passkeyOrigins(rt, base.webauthn.origins), ...definedOnly(patch.webauthn ?? {}) },
         telegram: { ...base.telegram, ...definedOnly(patch.telegram ?? {}) },
       },
       createdAt: now,
       updatedAt: now,
     };
     const users: PreparedUser[] = [];
-    for (const user of source.users) {
-      users.push(
-        await prepareUser(rt, tenant.id, {
-          email: user.email,
-          name: user.name ?? null,
-          trustLevel: user.trustLevel,
-          ...(user.createdAt === undefined ? {} : { createdAt: user.createdAt }),
-        }),
-      );
+    for (const [index, user] of source.users.entries()) {
+      const made = await prepareUser(rt, tenant.id, {
+        email: user.email,
+        name: user.name ?? null,
+        trustLevel: user.trustLevel,
+        ...(user.createdAt === undefined ? {} : { createdAt: user.createdAt }),
+      });
+      // prepareUser draws random ids; a seeded user and its wallet take the fixture's or derived ones.
+      const userId = seededId(rt, 'usr', user.id, userName(tenant.id, user, index));
+      const walletId = seededId(rt, 'wal', undefined, `${userId}/wallet`);
+      users.push({ user: { ...made.user, id: userId, walletId }, wallet: { ...made.wallet, id: walletId, userId } });
     }
     prepared.push({ tenant, users, source });
   }
@@ -136,8 +173,14 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
 export function insertSeed(rt: Runtime, prepared: PreparedSeed): void {
   for (const { tenant, users, source } of prepared) {
     rt.store.insert('tenants', tenant);
-    for (const key of source.apiKeys) rt.store.insert('apiKeys', apiKeyRecord(tenant.id, key.name, key.key, tenant.createdAt));
-    for (const app of source.apps) rt.store.insert('apps', appRecord(tenant.id, app, tenant.createdAt));
+    for (const key of source.apiKeys) {
+      const id = seededId(rt, 'key', key.id, `${tenant.id}/apiKeys/${hashSecret(key.key)}`);
+      rt.store.insert('apiKeys', { ...apiKeyRecord(tenant.id, key.name, key.key, tenant.createdAt), id });
+    }
+    for (const app of source.apps) {
+      const id = seededId(rt, 'app', app.id, `${tenant.id}/apps/${app.name.toLowerCase()}`);
+      rt.store.insert('apps', { ...appRecord(tenant.id, app, tenant.createdAt), id });
+    }
     // Seeding announces nobody: no webhook exists yet to hear it.
     for (const user of users) {
       rt.store.insert('users', user.user);

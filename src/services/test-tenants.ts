@@ -76,8 +76,9 @@ function copyOf(source: FixtureTenant | null, name: string, plan: FixtureTenant[
     plan: plan ?? source?.plan ?? 'pro',
     apiKeys: [{ name: 'test worker', key }],
     settings: source?.settings,
-    apps: source?.apps ?? [],
-    users: source?.users ?? [],
+    // The template's record ids are its own: the copy's are derived from its tenant's.
+    apps: (source?.apps ?? []).map(({ id: _id, ...app }) => app),
+    users: (source?.users ?? []).map(({ id: _id, ...user }) => user),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Webhooks (spec part 4, 6; D8, D9): registrations with a signing secret answered
  * once (`whsec_` + 32 base62, sealed at rest), test events, and the deliveries list. A URL
- * is registered only if the webhook target policy allows it (D17, webhooks/targets.ts).
+ * is registered only if the webhook target policy allows it (D17, webhooks/targets.ts) and it
+ * does not reach svc itself (docs/webhook-targets.md#svc-never-calls-itself).
  */
 import { ApiError, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -10,8 +11,8 @@ import type { CreateWebhookInput, DeliveryView, UpdateWebhookInput, WebhookView 
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord } from '../store/records.js';
 import { orphaned } from '../webhooks/dispatcher.js';
 import { sampleEventData } from '../webhooks/event-types.js';
-import { hostLookup, resolveTarget, urlHost } from '../webhooks/target-lookup.js';
-import { targetPolicy, type TargetRefusal } from '../webhooks/targets.js';
+import { hostLookup, resolveTarget, urlHost, urlPort } from '../webhooks/target-lookup.js';
+import { hostPort, SELF_CALL_DOC, targetPolicy, type SelfCall, type TargetRefusal } from '../webhooks/targets.js';
 import { ALL_EVENTS, isEventType, type EventType } from '../schemas/words.js';
 import { emitEvent } from './events.js';
 
@@ -58,18 +59,31 @@ export function getWebhook(rt: Runtime, tenantId: string, id: string): WebhookRe
 }
 
 /**
- * Refuses a URL whose host is, or resolves to, an address the policy refuses (400). A name
- * that does not resolve now is let through: every attempt resolves and checks it again.
+ * Refuses a URL whose host is, or resolves to, an address of svc itself at the URL's port, or
+ * an address the policy refuses (400). A name that does not resolve now is let through:
+ * every attempt resolves and checks it again.
  */
 async function checkTarget(rt: Runtime, url: string): Promise<void> {
   const policy = targetPolicy(rt.options.webhookTargets);
-  let refusal: TargetRefusal | null;
+  let refusal: TargetRefusal | SelfCall | null;
   try {
-    ({ refusal } = await resolveTarget(policy, urlHost(url), hostLookup(rt.options.webhookDnsServer)));
+    ({ refusal } = await resolveTarget(policy, urlHost(url), hostLookup(rt.options.webhookDnsServer), { listening: rt.listening, port: urlPort(url) }));
   } catch {
     return;
   }
   if (!refusal) return;
+  if ('listener' in refusal) {
+    throw new ApiError('validation_error', `url ${url} is not an allowed webhook target: ${refusal.message}`, [
+      {
+        path: 'url',
+        message: refusal.message,
+        rule: SELF_CALL_DOC,
+        address: refusal.address,
+        port: refusal.port,
+        listening: hostPort(refusal.listener.address, refusal.listener.port),
+      },
+    ]);
+  }
   const change = `${policy.text},${refusal.address}`;
   const message =
     `url ${url} is not an allowed webhook target: ${refusal.message}. ` +

@@ -19,7 +19,7 @@ export const SEAL_KEY_FILE = 'seal.key';
 const JOURNAL = `${DATA_FILE.replace(/\.json$/, '')}.journal`;
 const ROTATED = new RegExp(`^${JOURNAL.replace('.', '\\.')}\\.\\d+$`);
 
-/** Whether svc writes a file of this name in a data dir. */
+/** Whether svc writes a file (or, for the snapshots, a folder) of this name in a data dir. */
 export function isDataDirFile(name: string): boolean {
   return (
     name === DATA_FILE ||
@@ -29,7 +29,9 @@ export function isDataDirFile(name: string): boolean {
     name === LOCK_FILE ||
     name === CLOCK_FILE ||
     name === `${CLOCK_FILE}.tmp` ||
-    name === SEAL_KEY_FILE
+    name === SEAL_KEY_FILE ||
+    // The snapshots' folder (services/snapshots.ts SNAPSHOT_DIR), made 0700 by them; its name is written here as the store cannot import services.
+    name === 'snapshots'
   );
 }
 
@@ -45,7 +47,8 @@ export function prepareDataDir(dir: string): void {
   const names = readdirSync(dir);
   for (const name of names.filter(isDataDirFile)) {
     const path = join(dir, name);
-    if (opened(statSync(path).mode)) chmodSync(path, DATA_FILE_MODE);
+    const stat = statSync(path);
+    if (stat.isFile() && opened(stat.mode)) chmodSync(path, DATA_FILE_MODE);
   }
   const holdsData = names.some((name) => name === DATA_FILE || name === JOURNAL);
   if (holdsData && names.every(isDataDirFile) && opened(statSync(dir).mode)) chmodSync(dir, DATA_DIR_MODE);

@@ -14,6 +14,7 @@ import { ApiError } from '../errors.js';
 import { createCollections, type Collection, type Collections } from './collection.js';
 import type { AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
+import { RawRecord } from './snapshot.js';
 import { TokenBuckets, type Decision } from './token-buckets.js';
 
 /** One change, as a backend keeps it: a record put (added or replaced), a record deleted, or every collection emptied. */
@@ -224,6 +225,34 @@ export abstract class Store {
     this.undo?.push(() => collection.add(current));
     this.reach?.tenants.add(tenantOf(current));
     return true;
+  }
+
+  /**
+   * Every collection's records as held, in insertion order: records, and lines of db.json not
+   * yet parsed (RawRecords). Taken at one instant, so it is a consistent copy of the store
+   * (records are replaced, never changed in place): what a snapshot (services/snapshots.ts) writes.
+   */
+  heldRecords(): Record<CollectionName, unknown[]> {
+    const held = {} as Record<CollectionName, unknown[]>;
+    for (const name of COLLECTION_NAMES) held[name] = this.collections[name].held();
+    return held;
+  }
+
+  /**
+   * Replaces every record with those of `records` (a snapshot's; RawRecords are parsed) in one
+   * durable write: the same write as a reset, so a crash leaves the old store or the new one,
+   * and processes sharing the store catch up with it through the change log.
+   */
+  replaceAll(records: Partial<Record<CollectionName, readonly unknown[]>>): Promise<void> {
+    return this.write(() => {
+      this.clear();
+      for (const name of COLLECTION_NAMES) {
+        for (const held of records[name] ?? []) {
+          const record = held instanceof RawRecord ? held.parse<CollectionTypes[typeof name]>() : (held as CollectionTypes[typeof name]);
+          this.insert(name, record);
+        }
+      }
+    });
   }
 
   /**

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../emulator.js';
+import { CONTROL_HEADER } from '../middleware/cross-site.js';
 
 /** The plain keys of fixtures/default.json (also in the README). */
 export const ACME_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
@@ -49,8 +50,16 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-test-'));
 }
 
+/**
+ * The header a program sends on a state-changing control-plane call, as the CLI and the typed
+ * client do (middleware/cross-site.ts): the tests call it as a program, never as a page.
+ */
+export function controlHeaders(url: string, method: string): Record<string, string> {
+  return method !== 'GET' && method !== 'HEAD' && /^\/_emulator(\/|$)/.test(new URL(url).pathname) ? { [CONTROL_HEADER]: '1' } : {};
+}
+
 export async function sendRequest<T = any>(url: string, method: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  const headers: Record<string, string> = { ...controlHeaders(url, method), ...(options.headers ?? {}) };
   if (options.key !== null && options.key !== undefined) headers['x-api-key'] = options.key;
   let body: string | undefined;
   if (options.rawBody !== undefined) body = options.rawBody;

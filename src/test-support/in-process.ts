@@ -11,7 +11,7 @@ import { createRuntime } from '../emulator.js';
 import type { Runtime, RuntimeOptions } from '../runtime.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile, seedFixture } from '../services/seed.js';
 import { usageMeter } from '../services/usage.js';
-import { ACME_KEY, type ApiResponse, type RequestOptions } from './harness.js';
+import { ACME_KEY, controlHeaders, type ApiResponse, type RequestOptions } from './harness.js';
 
 /** What a route test needs of an emulator, real-port or in-process. */
 export interface ApiHarness {
@@ -61,7 +61,7 @@ export async function startInProcess(options: InProcessOptions = {}): Promise<In
     dataDir,
     async request<T = any>(method: string, path: string, requestOptions: RequestOptions = {}): Promise<ApiResponse<T>> {
       const url = path.startsWith('http') ? path : ROOT_PATH.test(path) ? `${ORIGIN}${path}` : `${ORIGIN}/v1${path}`;
-      const headers: Record<string, string> = { ...(requestOptions.headers ?? {}) };
+      const headers: Record<string, string> = { ...controlHeaders(url, method), ...(requestOptions.headers ?? {}) };
       const key = requestOptions.key === undefined ? ACME_KEY : requestOptions.key;
       if (key !== null) headers['x-api-key'] = key;
       let body: string | undefined;

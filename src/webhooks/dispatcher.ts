@@ -207,6 +207,7 @@ export class Dispatcher implements Deliveries {
       body: JSON.stringify(eventPayload(event)),
       timeoutMs: this.#timeoutMs,
       targets: this.#rt.options,
+      listening: this.#rt.listening,
     });
     const attempt: Attempt = { at, signedAt: outcome.signedAt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs };
     await this.#record(delivery, attempt, outcome.ok, RECORD_RETRY_FIRST_MS);

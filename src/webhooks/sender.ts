@@ -4,15 +4,17 @@
  * no answer in time is a failure with a readable error. The answer's body is read up to
  * 64 KiB and otherwise ignored, so a huge answer never blocks the server. A target the
  * webhook target policy refuses (targets.ts) is a failure too, with no status code: it is
- * checked again at each attempt, on the addresses the connection then uses.
+ * checked again at each attempt, on the addresses the connection then uses; so is the rule
+ * that no attempt reaches svc itself (docs/webhook-targets.md#svc-never-calls-itself), on the
+ * look-up and again on the connection as made.
  */
 import { isIP } from 'node:net';
 import type { Agent } from 'undici';
-import type { RuntimeOptions } from '../runtime.js';
+import type { ListeningAddress, RuntimeOptions } from '../runtime.js';
 import { loadUndici } from '../undici.js';
 import { signDelivery } from './signature.js';
-import { guardedLookup, hostLookup, TargetRefusedError, urlHost } from './target-lookup.js';
-import { checkAddress, targetPolicy } from './targets.js';
+import { checkAddresses, guardedConnector, hostLookup, TargetRefusedError, urlHost, urlPort } from './target-lookup.js';
+import { targetPolicy } from './targets.js';
 
 export const DEFAULT_DELIVERY_TIMEOUT_MS = 30_000;
 export const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -30,10 +32,12 @@ export interface AttemptOutcome {
 export type TargetOptions = Pick<RuntimeOptions, 'webhookTargets' | 'webhookDnsServer'>;
 
 /**
- * One agent per policy and resolver: its look-up is the policy's check, and a pooled
- * connection, checked when it was opened, is only reused under the policy that checked it.
+ * One agent per policy and resolver, and per runtime's listeners: its look-up is the policy's
+ * check, and a pooled connection, checked when it was opened, is only reused under the policy
+ * and by the svc that checked it (one svc's receiver may be another svc in the same process).
  */
-const agents = new Map<string, Agent>();
+const agents = new WeakMap<ReadonlySet<ListeningAddress>, Map<string, Agent>>();
+const NO_LISTENERS: ReadonlySet<ListeningAddress> = new Set();
 
 /** Reads and drops the body, at most MAX_RESPONSE_BYTES. */
 async function drainLimited(body: AsyncIterable<Uint8Array> & { destroy(): void }): Promise<void> {
@@ -80,17 +84,22 @@ export async function sendAttempt(options: {
   timeoutMs?: number;
   /** The runtime's options (`rt.options`); without them the default policy and the system's resolver. */
   targets?: TargetOptions;
+  /** Where the sending svc listens (`rt.listening`): never reached. */
+  listening?: ReadonlySet<ListeningAddress>;
 }): Promise<AttemptOutcome> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_DELIVERY_TIMEOUT_MS;
   const undici = await loadUndici();
   // createRuntime has read the policy already, so this does not throw.
   const policy = targetPolicy(options.targets?.webhookTargets);
   const dnsServer = options.targets?.webhookDnsServer;
+  const listening = options.listening ?? NO_LISTENERS;
   const key = `${policy.text} ${dnsServer ?? ''}`;
-  let agent = agents.get(key);
+  let ofListeners = agents.get(listening);
+  if (!ofListeners) agents.set(listening, (ofListeners = new Map<string, Agent>()));
+  let agent = ofListeners.get(key);
   if (!agent) {
-    agent = new undici.Agent({ keepAliveTimeout: 10_000, connections: 128, connect: { lookup: guardedLookup(policy, hostLookup(dnsServer)) } });
-    agents.set(key, agent);
+    agent = new undici.Agent({ keepAliveTimeout: 10_000, connections: 128, connect: guardedConnector(undici, policy, hostLookup(dnsServer), listening) });
+    ofListeners.set(key, agent);
   }
   const signedAt = Math.floor(Date.now() / 1000);
   const headers = {
@@ -103,7 +112,7 @@ export async function sendAttempt(options: {
   try {
     // An address in the URL is connected to without a look-up, so it is checked here.
     const host = urlHost(options.url);
-    const refusal = isIP(host) === 0 ? null : checkAddress(policy, host, host);
+    const refusal = isIP(host) === 0 ? null : checkAddresses(policy, host, [host], { listening, port: urlPort(options.url) });
     if (refusal) throw new TargetRefusedError(refusal);
     const signal = AbortSignal.timeout(timeoutMs);
     const response = await undici.request(options.url, { method: 'POST', headers, body: options.body, dispatcher: agent, signal });

@@ -1,5 +1,6 @@
+import { networkInterfaces } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { addressRange, checkAddress, parseTargetPolicy, type AddressRange } from './targets.js';
+import { addressRange, checkAddress, parseTargetPolicy, selfCall, type AddressRange } from './targets.js';
 
 describe('addressRange', () => {
   it.each<[string, AddressRange]>([
@@ -106,5 +107,65 @@ describe('parseTargetPolicy', () => {
 
   it('keeps the terms as written, trimmed', () => {
     expect(parseTargetPolicy(' public , 10.0.0.0/8 ,Hooks.Internal').text).toBe('public,10.0.0.0/8,Hooks.Internal');
+  });
+});
+
+describe('selfCall', () => {
+  const on = (address: string) => new Set([{ address, port: 4010 }]);
+  it.each<[string, string, number, boolean]>([
+    // svc on 127.0.0.1: every spelling of loopback and of "this host" at its port, and no other port.
+    ['127.0.0.1', '127.0.0.1', 4010, true],
+    ['127.0.0.1', '127.0.0.1', 4011, false],
+    ['127.0.0.1', '127.0.0.2', 4010, true],
+    ['127.0.0.1', '::1', 4010, true],
+    ['127.0.0.1', '::ffff:127.0.0.1', 4010, true],
+    ['127.0.0.1', '::ffff:7f00:1', 4010, true],
+    ['127.0.0.1', '0:0:0:0:0:ffff:7f00:1', 4010, true],
+    ['127.0.0.1', '0.0.0.0', 4010, true],
+    ['127.0.0.1', '::', 4010, true],
+    ['127.0.0.1', '10.0.0.9', 4010, false],
+    ['127.0.0.1', '93.184.215.14', 4010, false],
+    // NAT64 goes out through the translator: not this host.
+    ['127.0.0.1', '64:ff9b::7f00:1', 4010, false],
+    // svc on ::1: loopback is one place.
+    ['::1', '127.0.0.1', 4010, true],
+    ['::1', '0:0:0:0:0:0:0:1', 4010, true],
+    // svc on one address of a network: that address only.
+    ['192.168.7.5', '192.168.7.5', 4010, true],
+    ['192.168.7.5', '::ffff:192.168.7.5', 4010, true],
+    ['192.168.7.5', '127.0.0.1', 4010, false],
+    ['192.168.7.5', '192.168.7.6', 4010, false],
+    // svc on every address: loopback and "this host", at its port.
+    ['0.0.0.0', '127.0.0.1', 4010, true],
+    ['0.0.0.0', '::1', 4010, true],
+    ['::', '127.0.0.1', 4010, true],
+    ['::', '0.0.0.0', 4010, true],
+    ['0.0.0.0', '93.184.215.14', 4010, false],
+    ['0.0.0.0', '127.0.0.1', 4011, false],
+  ])('svc on %s:4010, a target at %s:%i reaches it: %s', (listener, address, port, reaches) => {
+    expect(selfCall(on(listener), address, address, port) !== null).toBe(reaches);
+  });
+
+  it('counts every address of the host when svc listens on all of them', () => {
+    const addresses = Object.values(networkInterfaces())
+      .flatMap((entries) => entries ?? [])
+      .map((entry) => entry.address);
+    expect(addresses.length).toBeGreaterThan(0);
+    for (const address of addresses) {
+      expect(selfCall(on('0.0.0.0'), address, address, 4010), address).not.toBeNull();
+      expect(selfCall(on('0.0.0.0'), address, address, 4011), address).toBeNull();
+    }
+  });
+
+  it('refuses nothing when svc listens nowhere (the in-process app)', () => {
+    expect(selfCall(new Set(), '127.0.0.1', '127.0.0.1', 4010)).toBeNull();
+  });
+
+  it('says where the URL goes, where svc listens and where the rule is written', () => {
+    const refusal = selfCall(on('0.0.0.0'), 'self.example.test', '127.0.0.1', 4010);
+    expect(refusal?.message).toBe(
+      'the URL reaches svc itself (self.example.test at 127.0.0.1:4010, where svc listens on 0.0.0.0:4010); svc never calls itself, whatever the webhook target policy, see docs/webhook-targets.md#svc-never-calls-itself',
+    );
+    expect(selfCall(on('::1'), '::1', '::1', 4010)?.message).toContain('(the URL reaches svc itself ([::1]:4010);'.slice(1));
   });
 });

@@ -1,11 +1,13 @@
 /**
- * The webhook target policy (D17, issue 31): which addresses a tenant's webhook may
- * reach. A policy is a comma-separated list of terms, and an address is allowed when any
+ * The webhook target policy (D17): which addresses a tenant's webhook may
+ * reach, and the rule no policy changes: a webhook never reaches svc itself (`selfCall`). A policy is a comma-separated list of terms, and an address is allowed when any
  * term allows it: a preset (`local`, `public`, `any`), a network (`10.0.0.0/8`, `fd00::/8`,
  * one address) or a host name (`hooks.internal`, `*.hooks.internal`). Link-local addresses
  * (cloud metadata lives at 169.254.169.254) are refused unless `any` or a network names them.
  */
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import type { ListeningAddress } from '../runtime.js';
 
 export type AddressRange = 'loopback' | 'private' | 'link-local' | 'reserved' | 'public';
 
@@ -208,4 +210,89 @@ export function checkAddress(policy: TargetPolicy, host: string, address: string
     policy: policy.text,
     message: `${where} is a ${range} address, and the webhook target policy "${policy.text}" allows ${describeTargetPolicy(policy)}`,
   };
+}
+
+/** Why a target is refused whatever the policy: it reaches a listener of this svc. */
+export interface SelfCall {
+  host: string;
+  address: string;
+  port: number;
+  /** The listener it reaches, as bound (`0.0.0.0:4010` for `192.168.1.5:4010`). */
+  listener: ListeningAddress;
+  message: string;
+}
+
+/** Where the rule is written down; cited in every refusal. */
+export const SELF_CALL_DOC = 'docs/webhook-targets.md#svc-never-calls-itself';
+
+/** `127.0.0.1:4010`, `[::1]:4010`. */
+export function hostPort(address: string, port: number): string {
+  return `${isIP(address) === 6 ? `[${address}]` : address}:${port}`;
+}
+
+/**
+ * One spelling per address, to compare: IPv4-mapped IPv6 as its IPv4 address (an IPv6 socket
+ * reaches an IPv4 listener through it), other IPv6 as its 8 groups, without a zone.
+ */
+function canonicalAddress(address: string): string {
+  const bare = address.replace(/%.*$/, '');
+  const groups = ipv6Groups(bare);
+  if (!groups) return bare;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
+    const [high, low] = [groups[6]!, groups[7]!];
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  }
+  return groups.map((g) => g.toString(16)).join(':');
+}
+
+const LOOPBACK = blockList(RANGE_NETWORKS.loopback);
+/** 0.0.0.0 and :: as a destination connect to the local host (Linux sends them to loopback). */
+const WILDCARDS = new Set(['0.0.0.0', '0:0:0:0:0:0:0:0']);
+
+function isLoopback(canonical: string): boolean {
+  return LOOPBACK.check(canonical, isIP(canonical) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** The addresses of this host's interfaces now (an interface may come up after the start). */
+function interfaceAddresses(): Set<string> {
+  const found = new Set<string>();
+  for (const entries of Object.values(networkInterfaces())) for (const entry of entries ?? []) found.add(canonicalAddress(entry.address));
+  return found;
+}
+
+/**
+ * Whether a connection to `address` (canonical) arrives at a listener bound to `bound`
+ * (canonical). Loopback counts as one place: `localhost` may be 127.0.0.1 or ::1, whichever
+ * answers first, so a listener on one of them is refused through all of them.
+ */
+function arrivesAt(address: string, bound: string): boolean {
+  if (address === bound) return true;
+  const local = isLoopback(address) || WILDCARDS.has(address);
+  if (WILDCARDS.has(bound)) return local || interfaceAddresses().has(address);
+  return isLoopback(bound) && local;
+}
+
+/**
+ * The refusal when `host`, at `address`:`port`, reaches one of `listening` (this process's
+ * listeners), whatever the policy: a webhook that reached svc could reset it, seed it or
+ * trigger events that trigger themselves. Any other port of the same address is allowed:
+ * that is the developer's own handler.
+ */
+export function selfCall(listening: Iterable<ListeningAddress>, host: string, address: string, port: number): SelfCall | null {
+  const target = canonicalAddress(address);
+  for (const listener of listening) {
+    if (listener.port !== port || !arrivesAt(target, canonicalAddress(listener.address))) continue;
+    const at = hostPort(address, port);
+    const where = host === address ? at : `${host} at ${at}`;
+    const bound = hostPort(listener.address, listener.port);
+    const reaches = bound === at ? where : `${where}, where svc listens on ${bound}`;
+    return {
+      host,
+      address,
+      port,
+      listener,
+      message: `the URL reaches svc itself (${reaches}); svc never calls itself, whatever the webhook target policy, see ${SELF_CALL_DOC}`,
+    };
+  }
+  return null;
 }

@@ -9,6 +9,7 @@ import { dnsServerProblem } from '../../services/dns.js';
 import { redactUrl } from '../../store/postgres/url.js';
 import { addressRange, parseTargetPolicy, TargetPolicyError } from '../../webhooks/targets.js';
 import type { CorsSetting } from '../../runtime.js';
+import { ALL_HOSTS, allowedHostEntry, type AllowedHosts } from '../../middleware/host-check.js';
 import { CliError, parseIntegerOption, parsePositiveNumberOption } from '../output.js';
 
 export interface ServeOptions {
@@ -16,6 +17,8 @@ export interface ServeOptions {
   host: string;
   dataDir?: string;
   seed?: string;
+  idSeed?: string;
+  snapshot?: string;
   inMemory?: boolean;
   store?: string;
   storeTimeout?: number;
@@ -30,6 +33,7 @@ export interface ServeOptions {
   rateLimit?: number | 'off';
   webhookTargets?: string;
   cors?: CorsSetting;
+  allowedHosts?: AllowedHosts;
   journalSize?: number;
 }
 
@@ -80,6 +84,19 @@ function parseCors(text: string): CorsSetting {
   });
 }
 
+/** `all`, or a comma list of host names and addresses (no port, no scheme), each checked now. */
+function parseAllowedHosts(text: string, from = '--allowed-hosts'): AllowedHosts {
+  if (text.trim() === ALL_HOSTS) return ALL_HOSTS;
+  return text.split(',').map((part) => {
+    if (allowedHostEntry(part) === null)
+      throw new CliError(
+        `${from} "${part.trim()}" is not a host name or address such as svc.internal, .example.test or 10.0.0.5 (no scheme, no port); or give all`,
+        2,
+      );
+    return part.trim();
+  });
+}
+
 function parseDurationOption(name: string, text: string): number {
   const ms = parseDuration(text);
   if (ms === undefined || ms <= 0) throw new CliError(`${name} "${text}" is not a duration such as 500ms, 30s or 2m`, 2);
@@ -101,6 +118,11 @@ export function addServeOptions(command: Command, defaults: { port: number; data
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
     .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', defaults.dataDir)
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
+    .option(
+      '--id-seed <seed>',
+      'what the ids of seeded records the fixture does not name are derived from, so every start and reset seeds the same ones; "random" for random ids (default: a fixed seed)',
+    )
+    .option('--snapshot <name>', 'start from a snapshot of the data dir (svc snapshot save NAME) instead of what the store holds')
     .option('--in-memory', 'keep everything in memory; nothing is written (for tests)')
     .option(
       '--store <url>',
@@ -140,10 +162,19 @@ export function addServeOptions(command: Command, defaults: { port: number; data
     )
     .option(
       '--cors <origins>',
-      "browser origins that may call /v1: * (any), off, or a comma list instead of the loopback ones (default: any localhost or 127.0.0.1 origin, and the tenants' configured origins unless off)",
+      "browser origins that may call /v1: * (any), off, or a comma list. A list does not keep the localhost default: it replaces it, so a localhost or 127.0.0.1 origin is refused unless the list or a tenant names it (default: any localhost or 127.0.0.1 origin; the tenants' configured origins count unless off)",
       parseCors,
     )
-    .option('--admin-token <token>', 'let non-loopback callers reach /_emulator with Authorization: Bearer <token>', process.env['SVC_ADMIN_TOKEN'])
+    .option(
+      '--allowed-hosts <names>',
+      'host names (and addresses) svc answers besides localhost, *.localhost, 127.0.0.1 and [::1], and --host: a comma list, .example.test for every name under it, or all to answer any (a guard against DNS rebinding; env SVC_ALLOWED_HOSTS)',
+      (text) => parseAllowedHosts(text),
+    )
+    .option(
+      '--admin-token <token>',
+      'require Authorization: Bearer <token> on every /_emulator call, from loopback too, and let non-loopback callers in with it (env SVC_ADMIN_TOKEN)',
+      process.env['SVC_ADMIN_TOKEN'],
+    )
     .option(
       '--journal-size <n>',
       'answered requests the request journal keeps in memory; 0 turns it off (default 1000)',
@@ -168,7 +199,10 @@ Examples:
   $ svc serve --log-format json --quiet
   $ svc serve --host 0.0.0.0 --webhook-targets public,10.20.0.0/16,hooks.internal
                                       # a shared host: the internet, one internal network, one internal name
-  $ svc serve --cors http://myapp.test:3000,http://localhost:5173   # browser origins beside the tenants'`,
+  $ svc serve --cors http://myapp.test:3000,http://localhost:5173   # browser origins beside the tenants'
+  $ svc serve --host 0.0.0.0 --allowed-hosts svc,svc.internal --admin-token "$TOKEN"
+                                      # reached as http://svc:4010 (compose) or through a proxy; the
+                                      # control plane and dashboard then need the token`,
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -204,6 +238,18 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
       `--host ${options.host} lets others reach this emulator, and their webhooks may reach this host's private networks (--webhook-targets local, the default); on a shared host set --webhook-targets public (docs/webhook-targets.md)`,
     );
   }
+  const hostsFromEnv = process.env['SVC_ALLOWED_HOSTS'];
+  const listedHosts =
+    options.allowedHosts ?? (hostsFromEnv === undefined || hostsFromEnv === '' ? undefined : parseAllowedHosts(hostsFromEnv, 'SVC_ALLOWED_HOSTS'));
+  if (listedHosts === ALL_HOSTS) {
+    logger.log(
+      'warn',
+      `--allowed-hosts all: svc answers any Host name, so a web page whose name is made to resolve to this address (DNS rebinding) can call /v1 with a key it knows; the control plane still needs a loopback name${options.adminToken ? ' or the admin token' : ''}. List the names instead (docs/control-plane.md#host-names)`,
+    );
+  }
+  // The address svc listens on is a name it is reached by: 0.0.0.0 stands for every address (middleware/host-check.ts).
+  const allowedHosts: AllowedHosts | undefined =
+    listedHosts === ALL_HOSTS ? ALL_HOSTS : [...(listedHosts ?? []), ...(isLoopbackHost(options.host) ? [] : [options.host])];
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
     startTime = new Date(options.startTime);
@@ -217,6 +263,8 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
     ...(store === undefined ? {} : { storeUrl: store }),
     ...(options.storeTimeout === undefined ? {} : { storeHoldMs: options.storeTimeout }),
     ...(options.seed === undefined ? {} : { seedFile: options.seed }),
+    ...(options.idSeed === undefined ? {} : { idSeed: options.idSeed }),
+    ...(options.snapshot === undefined ? {} : { snapshot: options.snapshot }),
     clock: { ...(options.clockSpeed === undefined ? {} : { speed: options.clockSpeed }), ...(startTime === undefined ? {} : { startTime }) },
     ...(options.retrySchedule === undefined ? {} : { retryScheduleMs: options.retrySchedule }),
     ...(options.deliveryTimeout === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeout }),
@@ -225,6 +273,7 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
     ...(webhookTargets === undefined ? {} : { webhookTargets }),
     ...(options.cors === undefined ? {} : { cors: options.cors }),
+    ...(allowedHosts === undefined || allowedHosts.length === 0 ? {} : { allowedHosts }),
     ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
     logger,
   };

@@ -48,8 +48,9 @@ export function sessionLimits(
 /** Whether `error` is the database refusing one statement (a constraint, a bad value), as opposed to the connection failing. */
 export function isStatementError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  // SQLSTATE classes 22 (data), 23 (integrity constraint), 42 (syntax or access): the session is still good.
-  return typeof code === 'string' && /^(22|23|42)/.test(code);
+  // SQLSTATE classes 22 (data), 23 (integrity constraint), 42 (syntax or access), 54 (a limit: an
+  // index row too long, a value nested too deep): the session is still good.
+  return typeof code === 'string' && /^(22|23|42|54)/.test(code);
 }
 
 export type ConnectionState = { up: true } | { up: false; reason: string };

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
 import type { StoreOp } from '../store.js';
+import { findUnheldText } from '../text.js';
 import { ROW_COLUMNS, rowOf, tableOf } from './schema.js';
 
 /** Makes an SQL literal of a string (the connection's own quoting). */
@@ -73,12 +74,24 @@ export function inlined(sql: string, values: unknown[], literal: Literal): strin
   });
 }
 
-/** The error a failed transaction answers: 409 for a unique rule another process won, else 503. */
-export function failureOf(error: unknown): ApiError {
+/**
+ * The error a failed write answers: 409 for a unique rule another process won; 400 naming the
+ * field when the database refused a value of the write's records it cannot hold (`ops`, the
+ * write's own; the request's checks refuse such text first, so this is for text that came
+ * another way); else 503.
+ */
+export function failureOf(error: unknown, ops: StoreOp[] = []): ApiError {
   if (error instanceof ApiError) return error;
   const { code, constraint } = error as { code?: string; constraint?: string };
   if (code === '23505') {
     return new ApiError('conflict', `another request took the same unique value first (${constraint ?? 'unique rule'}); read it back and try again`);
+  }
+  // SQLSTATE class 22: a data exception (a value jsonb or text refuses).
+  if (code?.startsWith('22')) {
+    const found = ops.flatMap((op) => (op[0] === 'put' ? findUnheldText(op[2]) : []));
+    if (found.length > 0) {
+      return new ApiError('validation_error', `The database cannot keep a value of this write: ${(error as Error).message}`, found);
+    }
   }
   return new ApiError('store_unavailable', `the database cannot be written: ${(error as Error).message}`);
 }

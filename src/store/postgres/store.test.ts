@@ -116,6 +116,55 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     await close();
   });
 
+  it('fails only the writes whose rows the database refuses; the others of their transactions commit', async () => {
+    const { a, b, url, close } = await pair();
+    const twin = appRecord({ name: 'Twin again' });
+    await b.write(() => b.insert('apps', twin));
+    // a has not synced, so only the database refuses its twin (at commit: the unique rule is
+    // deferred); the text no store holds reaches a store only past the requests' check.
+    const refused = {
+      nul: appRecord({ name: 'nul \u0000 inside' }),
+      high: appRecord({ name: 'high \ud800 alone' }),
+      low: appRecord({ description: 'low \udc00 alone' }),
+      twin: appRecord({ name: 'twin AGAIN' }),
+    };
+    const valid = Array.from({ length: 40 }, (_, index) => appRecord({ tenantId: index % 2 === 0 ? 'ten_contract' : 'ten_other', name: `kept ${index} 😀` }));
+    // Fired together, they share transactions: one lane per tenant hash gathers what comes meanwhile.
+    const writes = [
+      ...valid.slice(0, 10),
+      refused.nul,
+      ...valid.slice(10, 20),
+      refused.high,
+      refused.twin,
+      ...valid.slice(20, 30),
+      refused.low,
+      ...valid.slice(30),
+    ];
+    const settled = await Promise.allSettled(writes.map((record) => a.write(() => a.insert('apps', record))));
+    const status = new Map(writes.map((record, index) => [record.id, settled[index]!]));
+    for (const record of valid) expect(status.get(record.id)).toMatchObject({ status: 'fulfilled' });
+    expect(status.get(refused.nul.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'name' }] } });
+    expect(status.get(refused.high.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'name' }] } });
+    expect(status.get(refused.low.id)).toMatchObject({ status: 'rejected', reason: { code: 'validation_error', details: [{ path: 'description' }] } });
+    expect(status.get(refused.twin.id)).toMatchObject({ status: 'rejected', reason: { code: 'conflict' } });
+    // Taken back in memory, the refused ones alone; the process can still write.
+    for (const record of Object.values(refused)) expect(a.get('apps', record.id)).toBeUndefined();
+    for (const record of valid) expect(a.get('apps', record.id)).toEqual(record);
+    expect(a.writable).toBe(true);
+    // The other process reads every kept one, and none refused.
+    await b.sync();
+    for (const record of valid) expect(b.get('apps', record.id)).toEqual(record);
+    for (const record of [refused.nul, refused.high, refused.low]) expect(b.get('apps', record.id)).toBeUndefined();
+    expect(b.get('apps', twin.id)).toEqual(twin);
+    // They did share transactions: the change log holds fewer of a's entries than writes.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const entries = Number((await client.query(`SELECT count(*) AS n FROM svc_changes WHERE origin = $1`, [a.origin])).rows[0].n);
+    await client.end();
+    expect(entries).toBeLessThan(valid.length);
+    await close();
+  });
+
   it('refuses a database written by a newer svc and leaves it as it was', async () => {
     const url = await server.database();
     const { store } = await PostgresStore.open(url);

@@ -9,8 +9,9 @@
  *   hold across processes; the tables' constraints back them), then stores the rows and its
  *   change-log entries and commits. Writes that arrive while one transaction runs share the
  *   next of their lane (group commit); a process runs one lane per group of tenants at once.
- *   A transaction that fails takes back its changes in memory and answers 503 (409 on a
- *   unique constraint).
+ *   A transaction that fails takes back its changes in memory and answers 503; one whose
+ *   statements the database refuses runs again one write at a time, so that the refused
+ *   write fails alone (409 on a unique constraint) and the others commit.
  * - Every other process follows the change log: at the start of each request (`sync()`), on
  *   a NOTIFY, and once a second.
  * - Every wait is bounded and every connection heals (connection.ts): a write that cannot
@@ -76,6 +77,14 @@ interface Lane {
   writing: Promise<void> | null;
 }
 
+/** A change-log entry of another kind than records (the clock, the faults), with the statements that go with it. */
+type ExtraChange = { kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> };
+
+/** The statements of `extra`'s changes, their values as literals. */
+function extraStatements(extra: ExtraChange[], literal: (text: string) => string): string[] {
+  return extra.flatMap((change) => change.statements.map(([sql, values]) => inlined(sql, values, literal)));
+}
+
 type ChangeRow = { seq: string; origin: string; kind: ChangeKind; body: unknown; oldest: string | null };
 
 /** What a change-log entry holds, by kind. */
@@ -110,7 +119,7 @@ export class PostgresStore extends Store implements ChangeLog {
   readonly #handlers = new Map<ChangeKind, ChangeHandler>();
   #faults: PostgresFaults | null = null;
   /** Change-log entries of other kinds (writeChange) gathered by the write transaction under way. */
-  #extra: Array<{ kind: ChangeKind; body: unknown; statements: Array<[string, unknown[]]> }> = [];
+  #extra: ExtraChange[] = [];
 
   private constructor(url: string, config: pg.ClientConfig, pool: pg.Pool, starter: pg.Client, lastSeq: number) {
     super();
@@ -265,8 +274,15 @@ export class PostgresStore extends Store implements ChangeLog {
     }
   }
 
-  /** One transaction for the writes a lane gathered meanwhile, holding the locks of `scope`. */
-  async #transaction(lane: Lane, batch: PendingWrite[], scope: Scope): Promise<void> {
+  /**
+   * One transaction for the writes a lane gathered meanwhile, holding the locks of `scope`; their
+   * rows go with the commit in one round trip. When the database refuses a statement (a unique
+   * rule another process won, a value it cannot hold), every write is taken back and the batch
+   * runs again one write at a time (`oneByOne`), each on a savepoint: the refused write fails
+   * alone, with its own error, and the others commit. A refusal is rare, so the common batch
+   * pays nothing for it.
+   */
+  async #transaction(lane: Lane, batch: PendingWrite[], scope: Scope, oneByOne = false): Promise<void> {
     let client: pg.Client;
     try {
       client = await lane.connection.get();
@@ -289,22 +305,17 @@ export class PostgresStore extends Store implements ChangeLog {
       // Writes that came while this one waited for its locks and lie inside them join it: a
       // tenant's lock passes between processes, and each holder then takes all it gathered.
       if (scope !== null) this.#gather(lane, scope, batch);
-      this.reach = { tenants: new Set(), every: false };
-      this.mutateAll(batch, ops, undo, outcomes);
-      const reach: Scope = this.reach.every ? null : this.reach.tenants;
-      this.reach = null;
-      const extra = this.#extra;
-      this.#extra = [];
-      if (!within(reach, scope)) {
+      const literal = (text: string): string => client.escapeLiteral(text);
+      const extra = oneByOne ? await this.#oneByOne(client, batch, scope, ops, undo, outcomes) : this.#mutate(batch, scope, ops, undo, outcomes);
+      if (extra === null) {
         // On current records the writes reach a tenant their first look did not: again, holding every tenant.
         for (const step of undo.reverse()) step();
         await client.query('ROLLBACK');
-        return this.#transaction(lane, batch, null);
+        return this.#transaction(lane, batch, null, oneByOne);
       }
       if (ops.length > 0 || extra.length > 0) {
-        const literal = (text: string): string => client.escapeLiteral(text);
-        const statements = rowStatements(ops, literal);
-        for (const change of extra) for (const [sql, values] of change.statements) statements.push(inlined(sql, values, literal));
+        // One by one, each write's rows are in already.
+        const statements = oneByOne ? [] : [...rowStatements(ops, literal), ...extraStatements(extra, literal)];
         const entries: Array<[ChangeKind, unknown]> = ops.length > 0 ? [['records', ops]] : [];
         for (const change of extra) entries.push([change.kind, change.body]);
         this.#own(await appendAndCommit(client, this.origin, entries, statements));
@@ -317,14 +328,18 @@ export class PostgresStore extends Store implements ChangeLog {
       this.#lastWriteError = null;
     } catch (error) {
       this.reach = null;
+      this.#extra = [];
       // A statement the database refused leaves a good session; anything else (a lost link, a
       // timeout, a session the server ended while this process was stopped) leaves one whose
       // state is unknown: end it and connect anew on the next write.
-      if (isStatementError(error)) await client.query('ROLLBACK').catch(() => {});
+      const refused = isStatementError(error);
+      if (refused) await client.query('ROLLBACK').catch(() => {});
       else lane.connection.drop(client, (error as Error).message);
       for (const step of undo.reverse()) step();
-      this.#lastWriteError = isStatementError(error) ? null : error;
-      const answer = failureOf(error);
+      this.#lastWriteError = refused ? null : error;
+      // Which write the database refused is found by running them one by one.
+      if (refused && !oneByOne && batch.length > 1) return this.#transaction(lane, batch, scope, true);
+      const answer = failureOf(error, ops);
       for (const write of batch) write.reject(answer);
       return;
     }
@@ -334,6 +349,66 @@ export class PostgresStore extends Store implements ChangeLog {
       write.resolve(outcome.value);
       for (const hook of outcome.hooks) hook();
     });
+  }
+
+  /**
+   * Runs the batch's mutations on the records in memory, gathering their operations; answers
+   * the change-log entries of other kinds they made, or null when they reached a tenant
+   * outside `scope`.
+   */
+  #mutate(batch: PendingWrite[], scope: Scope, ops: StoreOp[], undo: Array<() => void>, outcomes: Outcome[]): ExtraChange[] | null {
+    this.reach = { tenants: new Set(), every: false };
+    this.mutateAll(batch, ops, undo, outcomes);
+    const reach: Scope = this.reach.every ? null : this.reach.tenants;
+    this.reach = null;
+    const extra = this.#extra;
+    this.#extra = [];
+    return within(reach, scope) ? extra : null;
+  }
+
+  /**
+   * Runs the batch one write at a time: its mutation, then its rows on a savepoint with the
+   * deferred unique rules checked at once. A write whose rows the database refuses is taken
+   * back, there and in memory (its change alone: later writes run on the records without it),
+   * and answered with its own error (failureOf: 409 for a unique rule, 400 naming a value the
+   * database cannot hold); the others go on. Answers as #mutate does; a failure of anything
+   * but one write's statements (a lost connection) fails the transaction, as in one go.
+   */
+  async #oneByOne(
+    client: pg.Client,
+    batch: PendingWrite[],
+    scope: Scope,
+    ops: StoreOp[],
+    undo: Array<() => void>,
+    outcomes: Outcome[],
+  ): Promise<ExtraChange[] | null> {
+    const literal = (text: string): string => client.escapeLiteral(text);
+    const extras: ExtraChange[] = [];
+    for (const write of batch) {
+      const mine: StoreOp[] = [];
+      const myUndo: Array<() => void> = [];
+      const extra = this.#mutate([write], scope, mine, myUndo, outcomes);
+      undo.push(...myUndo);
+      if (extra === null) return null;
+      const statements = [...rowStatements(mine, literal), ...extraStatements(extra, literal)];
+      if (statements.length > 0) {
+        try {
+          await client.query(
+            ['SAVEPOINT svc_write', ...statements, 'SET CONSTRAINTS ALL IMMEDIATE', 'SET CONSTRAINTS ALL DEFERRED', 'RELEASE SAVEPOINT svc_write'].join(';\n'),
+          );
+        } catch (error) {
+          if (!isStatementError(error)) throw error;
+          await client.query('ROLLBACK TO SAVEPOINT svc_write; RELEASE SAVEPOINT svc_write');
+          undo.length -= myUndo.length;
+          for (const step of myUndo.reverse()) step();
+          outcomes[outcomes.length - 1] = { ok: false, error: failureOf(error, mine) };
+          continue;
+        }
+      }
+      ops.push(...mine);
+      extras.push(...extra);
+    }
+    return extras;
   }
 
   /**
