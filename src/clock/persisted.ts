@@ -6,7 +6,7 @@
  * instant, the emulated instant it maps to, and the speed); it is rewritten, atomically and
  * fsynced, each time the clock is set, advanced or changes speed.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { Clock, type ClockOptions, type ClockState } from './clock.js';
@@ -52,7 +52,9 @@ export function readClockState(dir: string): ClockState | undefined {
 export function writeClockState(dir: string, state: ClockState): void {
   const path = join(dir, CLOCK_FILE);
   const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o644);
+  // Only the owner reads the data dir's files (docs/testing-with-svc.md#secrets); the rename keeps the mode.
+  const fd = openSync(temp, 'w', 0o600);
+  fchmodSync(fd, 0o600);
   try {
     writeSync(fd, `${JSON.stringify(state)}\n`);
     fsyncSync(fd);

@@ -4,8 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LegacySealed, Sealed } from '../store/records.js';
 import { randomBytes } from '../entropy.js';
+import { DATA_FILE_MODE, SEAL_KEY_FILE } from '../store/data-dir.js';
 
-export const SEAL_KEY_FILE = 'seal.key';
+export { SEAL_KEY_FILE };
 
 export class Sealer {
   readonly #key: Buffer;
@@ -24,7 +25,7 @@ export class Sealer {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       const key = randomBytes(32);
-      writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+      writeFileSync(path, `${key.toString('base64')}\n`, { mode: DATA_FILE_MODE, flag: 'wx' });
       return new Sealer(key);
     }
   }

@@ -1,5 +1,6 @@
 /** API keys (spec part 4, part 5; D3, D15). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { IsoTimestamp, idOf } from './common.js';
 
 export const API_KEY_PATTERN = /^sk_test_[0-9A-Za-z]{32}$/;
@@ -19,7 +20,7 @@ export const ApiKey = z
   .openapi('ApiKey');
 
 export const CreatedApiKey = ApiKey.extend({
-  key: z.string().regex(API_KEY_PATTERN).openapi({ description: 'The key value; shown only in this answer' }),
+  key: secret(z.string().regex(API_KEY_PATTERN)).openapi({ description: 'The key value; shown only in this answer' }),
 }).openapi('CreatedApiKey');
 
 export type ApiKeyView = z.infer<typeof ApiKey>;

@@ -1,14 +1,12 @@
 /** What every sign-in flow answers (D4): the user and the session token. */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { IsoTimestamp } from './common.js';
 import { User } from './users.js';
 
 export const SessionGrant = z
   .object({
-    token: z
-      .string()
-      .regex(/^st_[0-9A-Za-z]{32}$/)
-      .openapi({ description: 'Send as Authorization: Bearer <token>, with x-api-key' }),
+    token: secret(z.string().regex(/^st_[0-9A-Za-z]{32}$/)).openapi({ description: 'Send as Authorization: Bearer <token>, with x-api-key' }),
     expiresAt: IsoTimestamp,
   })
   .openapi('SessionGrant');

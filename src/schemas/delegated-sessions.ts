@@ -1,5 +1,6 @@
 /** Delegated sessions and the embedded ledger's commands (spec part 4; D13, D15). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { parseDuration } from '../duration.js';
 import { Duration, IsoTimestamp, MAX_PAGE_SIZE, idOf } from './common.js';
 import { PartyId } from './users.js';
@@ -75,10 +76,9 @@ export const DelegatedSession = z
   .openapi('DelegatedSession');
 
 export const CreatedDelegatedSession = DelegatedSession.extend({
-  token: z
-    .string()
-    .regex(/^dst_[0-9A-Za-z]{32}$/)
-    .openapi({ description: 'Answered only here: the delegate sends it as Authorization: Bearer <token> to execute and query' }),
+  token: secret(z.string().regex(/^dst_[0-9A-Za-z]{32}$/)).openapi({
+    description: 'Answered only here: the delegate sends it as Authorization: Bearer <token> to execute and query',
+  }),
 }).openapi('CreatedDelegatedSession');
 
 const CreateCommandBody = z.object({ templateId: TemplateId, payload: JsonObject.default({}) });

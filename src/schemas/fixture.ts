@@ -1,5 +1,6 @@
 /** Seed files (`fixtures/default.json`, `svc serve --seed FILE`, `POST /_emulator/seed`). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { PLANS } from './words.js';
 import { API_KEY_PATTERN } from './api-keys.js';
 import { CreateAppBody } from './apps.js';
@@ -26,7 +27,7 @@ const FixtureTenant = z.object({
       z.object({
         id: idOf('key').optional(),
         name: z.string().trim().min(1).max(100),
-        key: z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits'),
+        key: secret(z.string().regex(API_KEY_PATTERN, 'sk_test_ followed by 32 letters or digits')),
       }),
     )
     .min(1, 'a tenant needs at least one API key'),

@@ -1,26 +1,25 @@
 /** MFA (spec part 4; D5, D15). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { IsoTimestamp, idOf } from './common.js';
 
 export const MfaSetup = z
   .object({
-    secret: z
-      .string()
-      .regex(/^[A-Z2-7]+=*$/)
-      .openapi({ description: 'The TOTP secret, base32' }),
-    otpauthUrl: z.string().startsWith('otpauth://totp/'),
-    qrCode: z.string().startsWith('data:image/png;base64,').openapi({ description: 'The otpauth URL as a QR code (PNG data URL)' }),
+    secret: secret(z.string().regex(/^[A-Z2-7]+=*$/)).openapi({ description: 'The TOTP secret, base32' }),
+    otpauthUrl: secret(z.string().startsWith('otpauth://totp/')).openapi({ description: 'The TOTP secret as an otpauth URL' }),
+    qrCode: secret(z.string().startsWith('data:image/png;base64,')).openapi({ description: 'The otpauth URL as a QR code (PNG data URL)' }),
   })
   .openapi('MfaSetup');
 
-const Code = z.string().trim().min(6).max(32).openapi({ example: '123456' });
+/** A TOTP code, or (to verify) a one-time recovery code: either lets its holder pass MFA. */
+const Code = secret(z.string().trim().min(6).max(32)).openapi({ example: '123456' });
 
 export const VerifySetupBody = z.object({ code: Code }).openapi('MfaVerifySetup');
 
 export const MfaEnabled = z
   .object({
     enabled: z.literal(true),
-    recoveryCodes: z.array(z.string()).openapi({ description: 'Ten one-time codes, shown only here' }),
+    recoveryCodes: z.array(secret(z.string())).openapi({ description: 'Ten one-time codes, shown only here' }),
   })
   .openapi('MfaEnabled');
 

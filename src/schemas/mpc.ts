@@ -1,13 +1,13 @@
 /** MPC key management (spec part 4; D13, D15): key shares and key recovery. */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { IsoTimestamp, idOf } from './common.js';
 
 /** A share of a 32-byte seed is 33 bytes: the 32 y values and the x coordinate last. */
 export const SHARE_BYTES = 33;
 
-/** The raw shamir-secret-sharing share bytes in base64 (D13). */
-export const ShareBase64 = z
-  .string()
+/** The raw shamir-secret-sharing share bytes in base64 (D13); any two shares of a wallet rebuild its key, so each is a secret. */
+export const ShareBase64 = secret(z.string())
   .max(200)
   .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'a key share in base64')
   .refine(
@@ -82,10 +82,7 @@ export const RecoveredKey = z
       .string()
       .regex(/^[0-9a-f]{64}$/)
       .openapi({ description: 'The raw 32-byte Ed25519 public key, hex' }),
-    privateKey: z
-      .string()
-      .regex(/^[0-9a-f]{64}$/)
-      .openapi({ description: 'The raw 32-byte Ed25519 seed, hex' }),
+    privateKey: secret(z.string().regex(/^[0-9a-f]{64}$/)).openapi({ description: 'The raw 32-byte Ed25519 seed, hex' }),
   })
   .openapi('RecoveredKey');
 

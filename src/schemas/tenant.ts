@@ -1,5 +1,6 @@
 /** The tenant (spec part 4; D3, D15). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { PLANS } from './words.js';
 import { Duration, IsoTimestamp, idOf } from './common.js';
 
@@ -70,10 +71,7 @@ export const UpdateTenantBody = z
               .string()
               .regex(/^[A-Za-z0-9_]{3,64}$/, 'a Telegram bot username')
               .optional(),
-            botToken: z
-              .string()
-              .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'a Telegram bot token such as 123456:ABC…')
-              .optional(),
+            botToken: secret(z.string().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'a Telegram bot token such as 123456:ABC…')).optional(),
           })
           .optional(),
       })

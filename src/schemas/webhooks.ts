@@ -1,5 +1,6 @@
 /** Webhooks and deliveries (spec part 2, 4, 6; D8, D9, D15). */
 import { z } from '@hono/zod-openapi';
+import { secret } from './secret.js';
 import { ALL_EVENTS, EVENT_TYPES } from './words.js';
 import { IsoTimestamp, idOf } from './common.js';
 
@@ -39,10 +40,7 @@ export const Webhook = z
   .openapi('Webhook');
 
 export const WebhookWithSecret = Webhook.extend({
-  secret: z
-    .string()
-    .regex(/^whsec_[0-9A-Za-z]{32}$/)
-    .openapi({ description: 'The signing secret; answered only on create and rotate' }),
+  secret: secret(z.string().regex(/^whsec_[0-9A-Za-z]{32}$/)).openapi({ description: 'The signing secret; answered only on create and rotate' }),
 }).openapi('WebhookWithSecret');
 
 export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'dead']);

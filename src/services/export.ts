@@ -1,5 +1,5 @@
 /**
- * The store as a fixture (issue 35): what `svc export` writes and `--seed` / `svc seed` take
+ * The store as a fixture: what `svc export` writes and `--seed` / `svc seed` take
  * back. The fixture format holds tenants, their settings, API keys, apps and users; it has no
  * place for webhooks, events, deliveries, sessions and the rest, which are counted as left out.
  * An API key is stored only as its hash (D3), so a key can be written out only when its value
@@ -9,6 +9,7 @@
 import { ApiError, notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { Fixture, type FixtureData } from '../schemas/fixture.js';
+import { hideSecrets, REDACTED, secretPaths, type SecretPath } from '../schemas/secret.js';
 import { COLLECTION_NAMES, type TenantRecord } from '../store/records.js';
 import { hashSecret, newApiKeyValue } from './api-keys.js';
 import { DEFAULT_FIXTURE_PATH, loadFixtureFile } from './seed.js';
@@ -43,6 +44,23 @@ function settingsOf(tenant: TenantRecord): ExportedTenant['settings'] {
     ...rest,
     webauthn: { ...tenant.settings.webauthn },
     telegram: { botUsername: telegram.botUsername, ...(telegram.botToken === null ? {} : { botToken: telegram.botToken }) },
+  };
+}
+
+let fixtureSecrets: SecretPath[] | undefined;
+
+/**
+ * The export with the secrets its fixture's schema marks (API keys, bot tokens) reading
+ * [redacted], for a file that may be read by others than its owner (`svc export` without
+ * --include-secrets, `svc exec`'s artefacts). A replaced key is one of the fixture's keys, so it
+ * is hidden too. Such a fixture no longer seeds an emulator: its keys are gone.
+ */
+export function withoutSecrets(result: ExportResult): ExportResult {
+  fixtureSecrets ??= secretPaths(Fixture);
+  return {
+    ...result,
+    fixture: hideSecrets(result.fixture, fixtureSecrets),
+    replacedKeys: result.replacedKeys.map((replaced) => ({ ...replaced, key: REDACTED })),
   };
 }
 

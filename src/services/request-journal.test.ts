@@ -1,6 +1,7 @@
-/** The request journal on its own: bounded, filtered, and bodies redacted when read. */
+/** The request journal on its own: bounded, filtered, and bodies kept with the secrets their schemas mark hidden. */
 import { describe, expect, it } from 'vitest';
-import { journalBody, JOURNAL_BODY_CHARS, redact, REDACTED, RequestJournal } from './request-journal.js';
+import { REDACTED } from '../schemas/secret.js';
+import { journalBody, JOURNAL_BODY_CHARS, RequestJournal } from './request-journal.js';
 
 function answered(journal: RequestJournal, method: string, path: string, status: number, tenantId: string | null = null, answerText = '{"data":{}}') {
   const entry = journal.begin(method, path, '', `req_${path}`, Date.parse('2026-11-21T10:00:00.000Z'));
@@ -59,13 +60,52 @@ describe('RequestJournal', () => {
 });
 
 describe('bodies', () => {
-  it('redacts secret fields at any depth, and keeps nulls and the rest', () => {
-    expect(redact({ data: [{ secret: 'whsec_1', url: 'http://x' }], session: { token: 'st_1', expiresAt: 'later' }, code: null, shares: ['a'] })).toEqual({
-      data: [{ secret: REDACTED, url: 'http://x' }],
-      session: { token: REDACTED, expiresAt: 'later' },
-      code: null,
-      shares: REDACTED,
-    });
+  it('hides what the operation marks, at any depth, and nothing else: an error code, a null, another field of the same name', async () => {
+    const journal = new RequestJournal(10);
+    const body = (value: unknown) => JSON.stringify(value);
+    const wallet = answered(
+      journal,
+      'POST',
+      '/v1/users/me/wallet',
+      201,
+      'ten_a',
+      body({ data: { id: 'wal_1', publicKey: 'ab', deviceShare: 'AAAA', recoveryShare: 'BBBB' } }),
+    );
+    wallet.sent = Promise.resolve('{}');
+    const verify = answered(
+      journal,
+      'POST',
+      '/v1/mfa/verify',
+      400,
+      'ten_a',
+      body({ error: 'wrong', code: 'invalid_code', details: [{ path: 'code', message: 'x' }] }),
+    );
+    verify.sent = Promise.resolve(body({ challengeId: 'mfc_1', code: '123456' }));
+    const recover = answered(journal, 'POST', '/v1/mpc/recover', 200, 'ten_a', body({ data: { walletId: 'wal_1', publicKey: 'ab', privateKey: 'cd' } }));
+    recover.sent = Promise.resolve(body({ walletId: 'wal_1', shares: ['AAAA', null, 'BBBB'] }));
+    const hook = answered(journal, 'PATCH', '/v1/webhooks/whk_1', 200, 'ten_a', body({ data: { id: 'whk_1', secret: 'whsec_x', url: 'http://x' } }));
+    hook.sent = Promise.resolve(body({ rotateSecret: true, secret: 'not marked in this body' }));
+    const [walletRead, verifyRead, recoverRead, hookRead] = await journal.list();
+    expect(walletRead?.responseBody).toEqual({ data: { id: 'wal_1', publicKey: 'ab', deviceShare: REDACTED, recoveryShare: REDACTED } });
+    expect(verifyRead?.requestBody).toEqual({ challengeId: 'mfc_1', code: REDACTED });
+    expect(verifyRead?.responseBody).toEqual({ error: 'wrong', code: 'invalid_code', details: [{ path: 'code', message: 'x' }] });
+    expect(recoverRead?.requestBody).toEqual({ walletId: 'wal_1', shares: [REDACTED, null, REDACTED] });
+    expect(recoverRead?.responseBody).toEqual({ data: { walletId: 'wal_1', publicKey: 'ab', privateKey: REDACTED } });
+    expect(hookRead?.requestBody).toEqual({ rotateSecret: true, secret: 'not marked in this body' });
+    expect(hookRead?.responseBody).toEqual({ data: { id: 'whk_1', secret: REDACTED, url: 'http://x' } });
+  });
+
+  it('hides a marked field of a body the schema refuses, and leaves a path that leads nowhere alone', async () => {
+    const journal = new RequestJournal(10);
+    const sent = answered(journal, 'POST', '/v1/mpc/shares', 400, 'ten_a', '{"error":"bad","code":"validation_error","details":[]}');
+    sent.sent = Promise.resolve(JSON.stringify({ walletId: 42, share: { not: 'a string' }, extra: 'kept' }));
+    const wrong = answered(journal, 'POST', '/v1/mpc/shares', 400, 'ten_a', '[1,2]');
+    wrong.sent = Promise.resolve('"share"');
+    const [first, second] = await journal.list();
+    expect(first?.requestBody).toEqual({ walletId: 42, share: REDACTED, extra: 'kept' });
+    expect(first?.responseBody).toMatchObject({ code: 'validation_error' });
+    expect(second?.requestBody).toBe('share');
+    expect(second?.responseBody).toEqual([1, 2]);
   });
 
   it('keeps a body nested deeper than the stack would take without walking all of it', () => {

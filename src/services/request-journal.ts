@@ -1,40 +1,41 @@
 /**
- * The request journal (issue 35): the last requests the emulator answered, with their tenant,
- * status, request id, duration and bodies (secrets redacted), for tests that assert "the app
- * called X". It lives in this process's memory, never in the store: it is a view of what this
- * process answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
+ * The request journal: the last requests the emulator answered, with their tenant, status,
+ * request id, duration and bodies, for tests that assert "the app called X". A body's secrets
+ * are hidden when the journal is read: the values its operation's schemas mark with secret()
+ * (docs/testing-with-svc.md#secrets), and nothing else, so an error's `code` reads as answered.
+ * It lives in this process's memory, never in the store: it is a view of what this process
+ * answered, lost at a restart, and each process sharing a PostgreSQL store keeps its own.
  */
 import type { Runtime } from '../runtime.js';
 import type { JournalEntry, RequestsFilter } from '../schemas/harness.js';
+import { hideSecrets, type SecretPath } from '../schemas/secret.js';
+import { responseSecrets, secretsOfRequest } from './secret-places.js';
 
 /** How many requests the journal keeps; the oldest go first. */
 export const JOURNAL_CAPACITY = 1000;
 /** How much of a body is kept; longer ones are cut, and say so. */
 export const JOURNAL_BODY_CHARS = 16 * 1024;
 
-export const REDACTED = '[redacted]';
+/** How deep a kept body may nest; a body of 16 KiB can nest 8,000 levels, more than the stack takes. */
+const KEPT_DEPTH = 64;
+const TOO_DEEP = `(nested deeper than ${KEPT_DEPTH} levels, not kept)`;
 
-/** Field names whose values are secrets wherever they appear in a body (keys, webhook secrets, tokens, shares, codes). */
-const SECRET_FIELD = /^(key|apiKey|secret|token|sessionToken|botToken|password|code|share|shares|privateKey|otpauthUrl|otpauthUri|recoveryCodes)$/i;
-
-/** How deep redact() walks a body; a body of 16 KiB can nest 8,000 levels, more than the stack takes. */
-const REDACT_DEPTH = 64;
-const TOO_DEEP = `(nested deeper than ${REDACT_DEPTH} levels, not kept)`;
-
-/** A JSON value with every secret field's value replaced. */
-export function redact(value: unknown, depth = 0): unknown {
+/** A JSON value as the journal keeps it: what nests deeper than KEPT_DEPTH is cut off. */
+function cutDeep(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (depth >= REDACT_DEPTH) return TOO_DEEP;
-  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  if (depth >= KEPT_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((item) => cutDeep(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(value as Record<string, unknown>)) {
-    out[name] = SECRET_FIELD.test(name) && field !== null && field !== undefined ? REDACTED : redact(field, depth + 1);
-  }
+  for (const [name, field] of Object.entries(value as Record<string, unknown>)) out[name] = cutDeep(field, depth + 1);
   return out;
 }
 
-/** A body's text as the journal keeps it: parsed JSON, redacted; a text that is not JSON is kept cut to size. */
-export function journalBody(text: string | undefined): unknown {
+/**
+ * A body's text as the journal keeps it: parsed JSON with the values at `secrets` (the paths its
+ * operation's schema marks, services/secret-places.ts) hidden; a text that is not JSON is kept
+ * cut to size (no schema marks a field of it).
+ */
+export function journalBody(text: string | undefined, secrets: readonly SecretPath[] = []): unknown {
   if (text === undefined || text === '') return null;
   let parsed: unknown;
   try {
@@ -43,7 +44,7 @@ export function journalBody(text: string | undefined): unknown {
     return text.length > JOURNAL_BODY_CHARS ? `${text.slice(0, JOURNAL_BODY_CHARS)}… (${text.length} characters)` : text;
   }
   if (text.length > JOURNAL_BODY_CHARS) return `(a JSON body of ${text.length} characters, not kept)`;
-  return redact(parsed);
+  return cutDeep(hideSecrets(parsed, secrets));
 }
 
 function statusMatches(status: number, wanted: string): boolean {
@@ -86,6 +87,7 @@ async function answerText(answer: Response | undefined): Promise<string | undefi
 
 async function view(raw: RawEntry): Promise<JournalEntry> {
   const sent = raw.sent === undefined ? undefined : await raw.sent.catch(() => undefined);
+  const secrets = secretsOfRequest(raw.method, raw.path);
   return {
     seq: raw.seq,
     time: new Date(raw.wallMs).toISOString(),
@@ -97,8 +99,8 @@ async function view(raw: RawEntry): Promise<JournalEntry> {
     status: raw.status,
     requestId: raw.requestId,
     durationMs: Math.round((raw.endedAt - raw.startedAt) * 1000) / 1000,
-    requestBody: journalBody(sent),
-    responseBody: journalBody(raw.answerText ?? (await answerText(raw.answer))),
+    requestBody: journalBody(sent, secrets?.request),
+    responseBody: journalBody(raw.answerText ?? (await answerText(raw.answer)), secrets === undefined ? [] : responseSecrets(secrets, raw.status)),
   };
 }
 

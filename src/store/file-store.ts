@@ -6,10 +6,10 @@
  * Writes that arrive while one append runs share the next one (group commit). Compaction
  * into db.json runs off the request path, and on close.
  */
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Low, Memory } from 'lowdb';
 import { ApiError } from '../errors.js';
+import { prepareDataDir } from './data-dir.js';
 import { LAZY_COLLECTIONS, type Collection } from './collection.js';
 import { checkDocument, DATA_FILE, emptyDocument, SCHEMA_VERSION, StoreOpenError, type StoreDocument } from './document.js';
 import { JournaledJsonFile } from './journal-file.js';
@@ -75,7 +75,7 @@ export class FileStore extends Store {
     }
     const dataDir = resolve(options.dataDir ?? '.svc');
     try {
-      mkdirSync(dataDir, { recursive: true });
+      prepareDataDir(dataDir);
     } catch (error) {
       throw new StoreOpenError(`cannot create the data dir ${dataDir}: ${(error as Error).message}`);
     }

@@ -11,6 +11,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
+import { DATA_FILE_MODE } from './data-dir.js';
 import { isRecordList, readSnapshot, recordsOf, writeSnapshot, writeWhole } from './snapshot.js';
 
 /**
@@ -183,7 +184,11 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
   }
 
   async #openJournal(): Promise<FileHandle> {
-    const handle = await open(this.journalPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (SYNCED_WRITES ? constants.O_DSYNC : 0), 0o644);
+    const handle = await open(
+      this.journalPath,
+      constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (SYNCED_WRITES ? constants.O_DSYNC : 0),
+      DATA_FILE_MODE,
+    );
     try {
       if ((await handle.stat()).size !== this.#journalBytes) await handle.truncate(this.#journalBytes);
       await syncDirectory(this.#dir);
@@ -196,7 +201,9 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
 
   /** Streams the snapshot to the temp file in chunks, then makes it db.json. */
   async #writeSnapshot(document: Document): Promise<void> {
-    const file = await open(this.#tempPath, 'w');
+    // Made 0600 before anything is written: the rename keeps the mode, and db.json holds bot tokens.
+    const file = await open(this.#tempPath, 'w', DATA_FILE_MODE);
+    await file.chmod(DATA_FILE_MODE);
     try {
       const { schemaVersion, journalSeq, ...collections } = document;
       await writeSnapshot(file, { schemaVersion, journalSeq: journalSeq ?? 0 }, collections);

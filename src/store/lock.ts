@@ -44,7 +44,8 @@ export function acquireLock(dataDir: string): () => void {
   const path = join(dataDir, LOCK_FILE);
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const fd = openSync(path, 'wx');
+      // Only the owner reads the data dir's files (store/data-dir.ts); data-dir.ts names this file, so the mode is written here.
+      const fd = openSync(path, 'wx', 0o600);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
       HELD.add(path);
