@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { documentedOperations, neverExercised, type Coverage } from '../src/conformance/coverage.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
 import { runCli, SVC_BIN } from '../src/test-support/cli.js';
 import { conformanceTarget } from '../src/test-support/conformance-target.js';
@@ -48,7 +50,28 @@ describe('svc conformance against the emulator', () => {
       new RegExp(`<testsuites name="svc conformance \\w+" tests="${report.counts['total']}" failures="0" errors="0" skipped="${report.counts['skipped']}"`),
     );
     expect(xml).toContain('<testcase classname="conformance.webhooks" name="webhooks.user-created.signature:');
+
+    // Coverage: the table holds the document both ways, and on the emulator every operation is exercised.
+    const { coverage } = result.report<{ coverage: Coverage }>();
+    const document = await (await fetch(`${target.svc.baseUrl}/openapi.json`)).json();
+    const documented = documentedOperations(document);
+    expect(coverage.operations.map((o) => [o.operationId, o.method, o.path, o.documented])).toEqual(
+      documented.map((o) => [o.operationId, o.method, o.path, o.documented]),
+    );
+    expect(new Set(coverage.operations.map((o) => o.operationId))).toEqual(new Set(Object.keys(OPERATIONS)));
+    expect(neverExercised(coverage).map((o) => o.operationId)).toEqual([]);
+    expect(coverage.events).toEqual(expect.arrayContaining(['user.created', 'api_key.created', 'api_key.revoked', 'tx.completed']));
+    expect(result.stdout).toMatch(/Coverage: (\d+) of \1 operations, \d+ of \d+ documented \(operation, status\) pairs \(\d+\.\d %\)/);
+    expect(xml).toContain('<property name="coverage.operation.createApp" value="POST /v1/apps documented ');
   }, 90_000);
+
+  it('fails a run whose coverage is below --min-coverage, saying so', async () => {
+    const result = await runCli(['conformance', ...target.args, '--only', 'tenant', '--min-coverage', '50'], { timeoutMs: 30_000 });
+    expect(result.code, result.stdout.slice(-2000) + result.stderr).toBe(1);
+    expect(result.stdout).toMatch(/Coverage: \d+ of \d+ operations, .* \(\d+\.\d %\), \d+ event types delivered; below --min-coverage 50 %/);
+    expect(result.stdout).toMatch(/never exercised: .*createApp \(POST \/v1\/apps\)/);
+    expect((await runCli(['conformance', ...target.args, '--only', 'tenant', '--min-coverage', '101'], { timeoutMs: 30_000 })).code).toBe(2);
+  }, 60_000);
 
   it('removes what it created: no app of the run is left; --url may be the origin alone, as for webhook listen --register', async () => {
     const result = await runCli(['conformance', '--url', target.svc.origin, '--api-key', ACME_KEY, '--only', 'apps', '--reporter', 'json'], {

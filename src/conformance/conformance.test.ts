@@ -161,6 +161,7 @@ describe('the JUnit report', () => {
       cleanup: [],
       kept: [],
       interrupted: false,
+      coverage: { operations: [], events: [], documentedPairs: 0, exercisedPairs: 0, percent: 0 },
       results: [
         result('apps.list', 'passed'),
         result('apps.create', 'failed', 'part 4: <data> & "quotes"\n    → POST /apps'),

@@ -5,7 +5,8 @@
  * the end — after failures, after --bail, and after an abort (Ctrl-C) alike.
  */
 import { randomBytes } from 'node:crypto';
-import { createClient, type FetchLike } from '../client/index.js';
+import { createClient, type Client, type FetchLike } from '../client/index.js';
+import { coverageOf, unknownCoverage, type Answer, type Coverage } from './coverage.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
@@ -57,6 +58,8 @@ export interface RunReport {
   interrupted: boolean;
   /** What the run did to the emulator clock (emulator profile): how far it moved, the speed it kept and put back. */
   clock?: ClockMove;
+  /** The operations and statuses of the target's document the run exercised, and the event types it was sent (coverage.ts). */
+  coverage: Coverage;
 }
 
 export interface RunOptions {
@@ -85,11 +88,13 @@ const ABORT_GRACE_MS = 3_000;
  * The run's clients. Those that back off on 429 share one back-off: when the target answers
  * any of them 429 with Retry-After, every check of the run waits that long before its next request.
  */
-export function clientsFor(target: Target, listener?: RunListener, runId?: string) {
+export function clientsFor(target: Target, listener?: RunListener, runId?: string, onAnswer?: (answer: Answer) => void) {
   const backoff = sharedBackoff();
+  const answered = onAnswer === undefined ? {} : { onAnswer: (method: string, url: string, status: number) => onAnswer({ method, url, status }) };
   const fetch = suiteFetch({
     timeoutMs: target.timeoutMs,
     backoff,
+    ...answered,
     ...(runId === undefined ? {} : { runId }),
     ...(target.fetch ? { inner: target.fetch } : {}),
     ...(listener?.onBackoff ? { onBackoff: (url: string, waitMs: number) => listener.onBackoff?.(url, waitMs) } : {}),
@@ -97,6 +102,7 @@ export function clientsFor(target: Target, listener?: RunListener, runId?: strin
   const unthrottledFetch = suiteFetch({
     timeoutMs: target.timeoutMs,
     backoff: false,
+    ...answered,
     ...(runId === undefined ? {} : { runId }),
     ...(target.fetch ? { inner: target.fetch } : {}),
   });
@@ -150,7 +156,8 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
-  const { client, second, unthrottled } = clientsFor(options.target, listener, runId);
+  const answers: Answer[] = [];
+  const { client, second, unthrottled } = clientsFor(options.target, listener, runId, (answer) => void answers.push(answer));
   const receiver = await startReceiver({ ...options.receiver, runId });
   // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
   const heldClock =
@@ -280,6 +287,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   for (const index of missing) results[index] = resultOf(options.selected[index]!.check, 'skipped', performance.now(), [], notRun);
 
   const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
+  const coverage = await coverageFor(client, answers, receiver.eventTypes());
   await receiver.close();
   const clock = await heldClock?.release();
   return {
@@ -293,6 +301,18 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     cleanup,
     kept: [...new Set(kept)],
     interrupted,
+    coverage,
     ...(clock === undefined ? {} : { clock }),
   };
+}
+
+/** The run's coverage of the target's own document (GET /openapi.json below the base URL). */
+async function coverageFor(client: Client, answers: readonly Answer[], events: string[]): Promise<Coverage> {
+  try {
+    const document = await client.request('GET', '/openapi.json');
+    if (!document.ok) return unknownCoverage(`GET ${document.request.path} answered ${document.status}`, events);
+    return coverageOf(document.body, answers, events);
+  } catch (error) {
+    return unknownCoverage(`its OpenAPI document could not be read: ${error instanceof Error ? error.message : String(error)}`, events);
+  }
 }

@@ -2,6 +2,7 @@
  * Counting a run's results, the words every report uses for them, and the exit code they mean
  * (0 pass, 1 failures, 2 the target did not answer).
  */
+import { belowMinimum, type Coverage } from './coverage.js';
 import type { RunReport } from './runner.js';
 import type { Outcome } from './types.js';
 
@@ -33,10 +34,10 @@ export function countParts(counts: Counts): Array<{ outcome: Outcome; text: stri
     .map((outcome) => ({ outcome, text: `${counts[outcome]} ${OUTCOME_WORDS[outcome][counts[outcome] === 1 ? 0 : 1]}` }));
 }
 
-/** An interrupted run is 130 (as for SIGINT); otherwise errors outrank failures. */
-export function exitCodeOf(report: Pick<RunReport, 'results' | 'interrupted'>): number {
+/** An interrupted run is 130 (as for SIGINT); otherwise errors outrank failures; a coverage below `--min-coverage` fails the run. */
+export function exitCodeOf(report: Pick<RunReport, 'results' | 'interrupted'> & { coverage?: Coverage }): number {
   if (report.interrupted) return 130;
   const counts = countResults(report);
   if (counts.error > 0) return 2;
-  return counts.failed > 0 ? 1 : 0;
+  return counts.failed > 0 || belowMinimum(report.coverage) ? 1 : 0;
 }

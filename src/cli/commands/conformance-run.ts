@@ -44,6 +44,8 @@ export interface ConformanceOptions {
   plan?: boolean;
   baseline?: string;
   includeSlow?: boolean;
+  /** `--min-coverage`: the least share of documented (operation, status) pairs the run must exercise, in %. */
+  minCoverage?: number;
   verbose?: boolean;
 }
 
@@ -156,6 +158,7 @@ export async function conformance(options: ConformanceOptions, reporters: Report
     process.off('SIGINT', onSigint);
   }
   if (baseline !== undefined) report = { ...report, results: applyBaseline(report.results, baseline) };
+  if (options.minCoverage !== undefined) report = { ...report, coverage: { ...report.coverage, minimum: options.minCoverage } };
   live?.finish(report);
   for (const reporter of reporters) {
     const text = reporter.name === 'json' ? jsonReport(report) : reporter.name === 'junit' ? junitReport(report) : consoleLines.join('');

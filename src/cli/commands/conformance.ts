@@ -71,11 +71,18 @@ export function registerConformance(program: Command): void {
     .option('--plan', 'show what a run would create and remove, without sending a write')
     .option('--baseline <file>', 'known failures, each with a reason (JSON: {"entries":[{"id","reason"}]})')
     .option('--include-slow', 'also run checks that wait on real time (the first retry after 1 minute)')
+    .option(
+      '--min-coverage <percent>',
+      "fail the run (exit 1) when it exercised less than this share of the (operation, status) pairs the target's OpenAPI document lists, 0 to 100",
+      parseIntegerOption('--min-coverage', 0, 100),
+    )
     .option('--verbose', 'show notes of passing checks')
     .addHelpText(
       'after',
       `
-Exit codes: 0 every selected check passed, 1 failures, 2 bad usage / unreachable target / key rejected, 130 interrupted.
+Exit codes: 0 every selected check passed, 1 failures (or coverage below --min-coverage), 2 bad usage / unreachable target / key rejected, 130 interrupted.
+Coverage: every report gives, per operation of the target's document, the statuses it lists and those the run saw.
+Its % is exercised (operation, status) pairs / documented pairs: a status the run saw but the document does not list counts for nothing.
 Each check names where its rule comes from: "part N" is a part of docs/service-api.md, "Dn" a rule of docs/design.md.
 
 Examples:

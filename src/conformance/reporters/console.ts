@@ -5,6 +5,7 @@
  * same words (summary.ts).
  */
 import chalk from 'chalk';
+import { belowMinimum, coverageLine, neverExercised } from '../coverage.js';
 import { NOT_RUN, type CleanupResult, type RunListener, type RunReport } from '../runner.js';
 import { clockMoveText } from '../run-clock.js';
 import { countParts, countResults, type Counts } from '../summary.js';
@@ -99,6 +100,11 @@ export function consoleReporter(write: (text: string) => void, options: { verbos
       if (report.kept.length > 0) write(`; ${keptText(report)}`);
       write('\n');
       if (report.clock !== undefined) write(`${chalk.bold('Clock')}: ${clockMoveText(report.clock)}\n`);
+      const never = neverExercised(report.coverage);
+      const line = coverageLine(report.coverage);
+      write(`${belowMinimum(report.coverage) ? chalk.red(line) : line}\n`);
+      if (never.length > 0)
+        write(chalk.dim(`  never exercised: ${never.map((operation) => `${operation.operationId} (${operation.method} ${operation.path})`).join(', ')}\n`));
       const notRun = report.results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith(NOT_RUN) === true);
       const stopped = notRun.length > 0 ? ` (${notRun.length} ${notRun[0]!.reason})` : '';
       write(

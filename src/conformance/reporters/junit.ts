@@ -5,6 +5,7 @@
  * and known failures (baseline) as <skipped> — JUnit has no known failure, so `skipped` is the
  * console's skipped plus known failures, and the message of a known failure says so.
  */
+import { coverageLine, type Coverage } from '../coverage.js';
 import type { RunReport } from '../runner.js';
 import { countResults } from '../summary.js';
 import type { CheckResult } from '../types.js';
@@ -37,6 +38,35 @@ function testcase(result: CheckResult): string {
   }
 }
 
+/**
+ * The run's coverage as properties (JUnit's place for what is not a test case), on a suite of
+ * its own with no test case: the summary, each operation's documented and exercised statuses,
+ * and the event types delivered.
+ */
+function coverageSuite(coverage: Coverage, startedAt: string): string {
+  const property = (name: string, value: string): string => `      <property name="${xmlEscape(name)}" value="${xmlEscape(value)}"/>`;
+  const properties = [
+    property('coverage', coverageLine(coverage)),
+    property('coverage.percent', coverage.percent.toFixed(1)),
+    property('coverage.pairs', `${coverage.exercisedPairs}/${coverage.documentedPairs}`),
+    ...(coverage.minimum === undefined ? [] : [property('coverage.minimum', String(coverage.minimum))]),
+    ...coverage.operations.map((operation) =>
+      property(
+        `coverage.operation.${operation.operationId}`,
+        `${operation.method} ${operation.path} documented ${operation.documented.join(',')} exercised ${operation.exercised.join(',') || 'none'}`,
+      ),
+    ),
+    property('coverage.events', coverage.events.join(',')),
+  ];
+  return [
+    `  <testsuite name="conformance.coverage" tests="0" failures="0" errors="0" skipped="0" time="0.000" timestamp="${startedAt.slice(0, 19)}">`,
+    '    <properties>',
+    ...properties,
+    '    </properties>',
+    '  </testsuite>',
+  ].join('\n');
+}
+
 export function junitReport(report: RunReport): string {
   const areas = new Map<string, CheckResult[]>();
   for (const result of report.results) areas.set(result.area, [...(areas.get(result.area) ?? []), result]);
@@ -53,6 +83,7 @@ export function junitReport(report: RunReport): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="svc conformance ${xmlEscape(report.runId)}" tests="${total.total}" failures="${total.failed}" errors="${total.error}" skipped="${total.skipped + total.expected}" time="${secs(report.durationMs)}">`,
+    coverageSuite(report.coverage, report.startedAt),
     ...suites,
     '</testsuites>',
     '',
