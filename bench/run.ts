@@ -18,6 +18,7 @@ import { PINNED, freePort, startServer, type ServerProcess } from './lib/process
 import { postgresRows } from './lib/postgres.js';
 import { inTurns, median, pairedRow, referenceRow, yardstickRow } from './lib/paired.js';
 import { printTable, type Row } from './lib/report.js';
+import { snapshotRows } from './lib/snapshots.js';
 import { SVC_BIN, startBare, startJsonServer, startSvc, withServer } from './lib/servers.js';
 import { WRK, wrk, type WrkResult } from './lib/wrk.js';
 
@@ -525,6 +526,7 @@ const sections: Array<[string, () => Promise<void>]> = [
   ['writes', writes],
   ['fanout', fanOut],
   ['coldstart', coldStart],
+  ['snapshots', async () => void rows.push(...(await snapshotRows(log)))],
   ['postgres', async () => void rows.push(...(await postgresRows(log, notes)))],
   ['conformance', async () => void rows.push(...(await conformanceRows(log)))],
 ];

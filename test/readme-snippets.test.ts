@@ -48,6 +48,7 @@ describe('docs/sign-in.md snippets against a real emulator', () => {
     const source = snippet('`PATCH /v1/tenant` replaces');
     for (let run = 0; run < 2; run++) await runSnippet(source, svc.origin);
     const tenant = await svc.request('GET', '/tenant');
-    expect(tenant.body.data.settings.webauthn.origins).toEqual(['http://localhost:4010', 'http://localhost:5173']);
+    // The seeded origin is the emulator's own, on the port it serves.
+    expect(tenant.body.data.settings.webauthn.origins).toEqual([`http://localhost:${new URL(svc.origin).port}`, 'http://localhost:5173']);
   });
 });

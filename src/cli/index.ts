@@ -21,7 +21,8 @@ export function buildProgram(): Command {
     .description('Local emulator and conformance tool for the Wallet and Identity Service API')
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(withSubcommandHint(program, text)) });
   registerServe(program);
   registerExec(program);
   registerClock(program);
@@ -36,6 +37,19 @@ export function buildProgram(): Command {
   registerWebhook(program);
   registerConformance(program);
   return program;
+}
+
+/**
+ * Commander's "unknown command 'dlq'" with the command that has it one level down, when one
+ * does: `svc dlq` means `svc webhook dlq`. Commander's own "Did you mean" only knows the top level.
+ */
+function withSubcommandHint(program: Command, text: string): string {
+  const unknown = /^error: unknown command '([^']+)'\n/.exec(text)?.[1];
+  if (unknown === undefined) return text;
+  const owners = program.commands.filter((command) => command.commands.some((sub) => sub.name() === unknown || sub.aliases().includes(unknown)));
+  if (owners.length === 0) return text;
+  const hint = `(Did you mean ${owners.map((owner) => `svc ${owner.name()} ${unknown}`).join(' or ')}?)\n`;
+  return text.replace(/\n/, `\n${hint}`);
 }
 
 export async function run(argv: string[]): Promise<void> {

@@ -18,7 +18,7 @@ import { LAZY_COLLECTIONS } from '../store/collection.js';
 import { SCHEMA_VERSION } from '../store/document.js';
 import { syncDirectory } from '../store/journal-file.js';
 import { COLLECTION_NAMES, type CollectionName } from '../store/records.js';
-import { isRecordList, readSnapshot, recordsOf, writeSnapshot } from '../store/snapshot.js';
+import { isRecordList, readSnapshot, writeSnapshot, type RawBlock } from '../store/snapshot.js';
 import { usageMeter } from './usage.js';
 
 /** The folder of the data dir that holds the snapshots. */
@@ -33,7 +33,7 @@ export const SHARED_STORE_REFUSAL =
   'snapshots are kept in the data dir of one svc serve, and this store lives in PostgreSQL, shared by every process given its URL; ' +
   'save and restore the database itself (pg_dump / pg_restore, with every svc serve stopped), see docs/control-plane.md#snapshots';
 
-type Records = Record<CollectionName, readonly unknown[]>;
+type Records = Record<CollectionName, readonly unknown[] | RawBlock>;
 
 /** What a data dir's snapshot file holds before its collections (its first line). */
 interface Header {
@@ -187,10 +187,11 @@ async function load(rt: Runtime, name: string): Promise<{ header: Header; record
   if (header.format !== FORMAT) throw new ApiError('conflict', `the file of snapshot ${name} is not a snapshot svc wrote; move it away`);
   if (typeof header.schemaVersion !== 'number' || header.schemaVersion > SCHEMA_VERSION)
     throw new ApiError('conflict', `snapshot ${name} was written by a newer svc (schema version ${String(header.schemaVersion)})`);
-  const records = {} as Record<CollectionName, readonly unknown[]>;
+  const records = {} as Records;
   for (const collection of COLLECTION_NAMES) {
     const list = document[collection];
-    records[collection] = list === undefined ? [] : isRecordList(list) ? recordsOf(list) : [];
+    // A lazy collection's lines stay one block: a restore loads them unsplit, as a start does.
+    records[collection] = list === undefined || !isRecordList(list) ? [] : list;
   }
   return { header: { ...header, name }, records };
 }

@@ -17,7 +17,7 @@ import { acquireLock } from './lock.js';
 import type { AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES } from './records.js';
 import { RawBlock, type RawRecord } from './snapshot.js';
-import { Store } from './store.js';
+import { Store, type SnapshotRecords } from './store.js';
 
 export { DATA_FILE, SCHEMA_VERSION, StoreOpenError, type StoreDocument } from './document.js';
 
@@ -164,6 +164,39 @@ export class FileStore extends Store {
       this.#closed = true;
       await this.#file?.close();
       this.#releaseLock();
+    }
+  }
+
+  /**
+   * Replaces every record by a snapshot's (services/snapshots.ts) without a journal line of
+   * every record: between appends, the journal is rotated, the records are loaded as read
+   * (unparsed lines stay so), and db.json is written from memory, covering the rotated journal.
+   * A crash before the rename leaves the old store; a write made meanwhile waits for the end.
+   */
+  override async replaceAll(records: SnapshotRecords): Promise<void> {
+    if (!this.#file) return super.replaceAll(records);
+    if (this.#closed) throw new ApiError('store_unavailable', 'the store is closed');
+    await this.#commit();
+    while (this.#compaction) await this.#compaction;
+    try {
+      await this.#claimCompaction(async () => {
+        while (this.#writing) await new Promise((resolve) => setImmediate(resolve));
+        this.#writing = true;
+        try {
+          await this.#file!.rotate();
+          this.loadAll(records);
+          // Changes made in memory since the rotation came before the restore, which replaced them.
+          this.ops = [];
+          await this.#writeSnapshot();
+        } finally {
+          this.#writing = false;
+          if (this.#next) setImmediate(() => void this.#flush());
+        }
+      });
+    } catch (error) {
+      // In memory already; the next compaction writes it again.
+      this.#lastWriteError = error;
+      throw new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
   }
 

@@ -14,7 +14,7 @@ import { ApiError } from '../errors.js';
 import { createCollections, type Collection, type Collections } from './collection.js';
 import type { AnyRecord } from './newest-first.js';
 import { COLLECTION_NAMES, type CollectionName, type CollectionTypes } from './records.js';
-import { RawRecord } from './snapshot.js';
+import { RawBlock, RawRecord } from './snapshot.js';
 import { TokenBuckets, type Decision } from './token-buckets.js';
 
 /** One change, as a backend keeps it: a record put (added or replaced), a record deleted, or every collection emptied. */
@@ -54,6 +54,9 @@ export interface SharedFault {
 
 /** What one write of a batch came to: its result and onCommitted hooks, or the error its mutation threw. */
 export type Outcome = { ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; error: unknown };
+
+/** Every collection's records as a snapshot holds them: records, RawRecords, or a lazy collection's RawBlock (snapshot.ts). */
+export type SnapshotRecords = Partial<Record<CollectionName, readonly unknown[] | RawBlock>>;
 
 /** A change made by another process sharing the store, once applied here. */
 export type RemoteChange = { op: 'put'; name: CollectionName; record: AnyRecord } | { op: 'del'; name: CollectionName; id: string } | { op: 'clear' };
@@ -243,16 +246,32 @@ export abstract class Store {
    * durable write: the same write as a reset, so a crash leaves the old store or the new one,
    * and processes sharing the store catch up with it through the change log.
    */
-  replaceAll(records: Partial<Record<CollectionName, readonly unknown[]>>): Promise<void> {
+  replaceAll(records: SnapshotRecords): Promise<void> {
     return this.write(() => {
       this.clear();
       for (const name of COLLECTION_NAMES) {
-        for (const held of records[name] ?? []) {
+        const list = records[name];
+        for (const held of list === undefined ? [] : list instanceof RawBlock ? list.records() : list) {
           const record = held instanceof RawRecord ? held.parse<CollectionTypes[typeof name]>() : (held as CollectionTypes[typeof name]);
           this.insert(name, record);
         }
       }
     });
+  }
+
+  /**
+   * Empties every collection and loads `records` as a file holds them, lines left unparsed
+   * (RawBlocks, RawRecords) until first read, as a start does. Records nothing: a backend that
+   * restores this way (file-store.ts) makes it durable by writing db.json from memory.
+   */
+  protected loadAll(records: SnapshotRecords): void {
+    for (const name of COLLECTION_NAMES) {
+      const collection = this.#collection(name);
+      collection.clear();
+      const list = records[name];
+      if (list instanceof RawBlock) collection.loadBlock(list);
+      else for (const record of list ?? []) collection.load(record as AnyRecord | RawRecord);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@
  * `svc openapi`: the OpenAPI 3.1 document of the API. By default it is made in-process from
  * the same app `svc serve` runs (no server needed); with --url it is fetched from a server.
  * Its `servers` is the origin it is made for: --server (default svc serve's address), or the
- * --url server's own; the command says which on stderr, so stdout stays the document alone.
+ * --url (or SVC_URL) server's own; the command says which on stderr, so stdout stays the document alone.
  */
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
@@ -61,7 +61,7 @@ export function registerOpenApi(program: Command): void {
     .command('openapi')
     .description('Print or save the OpenAPI 3.1 document of the API (made in-process unless --url)')
     .option('-o, --out <file>', 'write it to this file instead of stdout')
-    .option('--url <url>', "fetch it from a running emulator instead (its servers is then that emulator's origin)")
+    .option('--url <url>', "fetch it from a running emulator instead (its servers is then that emulator's origin; env SVC_URL, as for every command)")
     .option('--server <origin>', `the origin written into servers (default ${DEFAULT_SERVER}); not with --url`, parseServer)
     .addHelpText(
       'after',
@@ -70,11 +70,15 @@ Examples:
   $ svc openapi > openapi.json
   $ svc openapi --out build/openapi.json
   $ svc openapi --server http://127.0.0.1:4400 --out openapi.json   # for svc serve --port 4400
-  $ svc openapi --url http://127.0.0.1:4010`,
+  $ svc openapi --url http://127.0.0.1:4010
+  $ SVC_URL=http://127.0.0.1:4400 svc openapi        # fetched from that emulator, as --url; --server makes it here instead`,
     )
-    .action(async (options: OpenApiOptions) => {
-      if (options.url !== undefined && options.server !== undefined)
+    .action(async (given: OpenApiOptions) => {
+      if (given.url !== undefined && given.server !== undefined)
         throw new CliError('--server sets the origin of a document made here; with --url the server gives its own', 2);
+      // SVC_URL names the emulator as for every other command, unless --server asks for a document made here.
+      const fromEnv = process.env['SVC_URL'];
+      const options = given.url === undefined && given.server === undefined && fromEnv !== undefined && fromEnv !== '' ? { ...given, url: fromEnv } : given;
       const text = options.url === undefined ? await inProcess(options.server ?? DEFAULT_SERVER) : await fromServer(options.url);
       let pretty: string;
       try {
