@@ -21,7 +21,7 @@ beforeAll(async () => {
   await seedFixture(rt, await loadFixtureFile(DEFAULT_FIXTURE_PATH));
   const app = createApp(rt);
   clients['undici'] = createClient({ baseUrl: svc.baseUrl, apiKey: ACME_KEY });
-  clients['in-process'] = createClient({ baseUrl: 'http://in-process.test/v1', apiKey: ACME_KEY, fetch: async (url, init) => app.request(url, init) });
+  clients['in-process'] = createClient({ baseUrl: 'http://localhost/v1', apiKey: ACME_KEY, fetch: async (url, init) => app.request(url, init) });
 });
 afterAll(async () => {
   await svc.close();

@@ -31,6 +31,10 @@ export const CONTROL_TAGS = [
   { name: 'Faults', description: 'Make the next matching /v1 requests answer an error status, or wait, or both (docs/design.md#d11).' },
   { name: 'Test tenants', description: 'A throwaway tenant per test worker: made from a fixture tenant, reset alone, removed.' },
   { name: 'Request journal', description: 'The /v1 requests the emulator answered, with their bodies (secrets redacted).' },
+  {
+    name: 'Snapshots',
+    description: 'The whole state (records, deliveries and their retries, the clock) kept under a name and put back (docs/control-plane.md#snapshots).',
+  },
 ] as const;
 
 export type ControlTag = (typeof CONTROL_TAGS)[number]['name'];
