@@ -195,7 +195,8 @@ describe('svc conformance with checks running at once', () => {
       await new Promise((resolve) => server.close(resolve));
     }
     expect(waits).toEqual([1_000]);
-    const after = arrivals.filter((a) => a.at > limitedAt);
+    // The run reads the target's document at its end to report coverage; that read is not a check's.
+    const after = arrivals.filter((a) => a.at > limitedAt && a.path !== '/v1/openapi.json');
     expect(after.map((a) => a.path).sort()).toEqual(['/v1/first', '/v1/second', '/v1/third']);
     // Every request after the 429 (the retry and the two others) waited out the second it asked for.
     for (const arrival of after) expect(arrival.at - limitedAt, arrival.path).toBeGreaterThanOrEqual(950);
