@@ -310,7 +310,7 @@ async function coldStart(): Promise<void> {
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     return startSvc(copy, undefined, env);
   };
-  // One start that runs long enough to write the code cache (dist/speed/code-cache.js), as any earlier
+  // One start that runs long enough to write the code cache (dist/startup/code-cache.js), as any earlier
   // start after an install does; the "first start" row below goes without it.
   await withServer(svcFrom(dirs[10_000]), () => new Promise((resolve) => setTimeout(resolve, 1_500)));
   const runs = { bare: [] as number[], svc10k: [] as number[], read10k: [] as number[], first10k: [] as number[], svc100k: [] as number[] };
@@ -499,9 +499,9 @@ async function pairedWrk(svcDir: string): Promise<Row[]> {
         };
         return [
           referenceRow(group, 'bare Hono GET /users/:id (fixed JSON)', runs.bareId, cpu(runs.bareId)),
-          // The floor of issue 33 is 0.75; the bench has asked 0.8 since before it.
+          // svc is held to 0.75 of bare Hono on this row; the bench has asked 0.8 since before that floor was set.
           pairedRow(group, 'svc GET /v1/users/:id', runs.svcId, runs.bareId, cpu(runs.svcId), 0.8),
-          // svc writes a turn's answers together (src/speed/batched-response.ts); held to a bare app
+          // svc writes a turn's answers together (src/answers/batched-response.ts); held to a bare app
           // that does the same, its ratio is what the rest of svc costs.
           referenceRow(group, 'bare Hono GET /users/:id, answers batched as svc does', runs.batchedId, cpu(runs.batchedId)),
           pairedRow(group, 'svc GET /v1/users/:id ÷ batched bare Hono', runs.svcId, runs.batchedId),

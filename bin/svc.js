@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The svc command. It runs the bundle that `npm run build` makes (dist/bundle/svc.cjs, which
-// starts fastest, through dist/speed/code-cache.js and its V8 code cache), or the compiled modules
+// starts fastest, through dist/startup/code-cache.js and its V8 code cache), or the compiled modules
 // when no bundle was made. In a checkout with no dist/ yet (`npx svc` skips npm's build, see
 // scripts/prepare.mjs) it builds first, saying so on stderr: never a silent wait.
 import { existsSync } from 'node:fs';
@@ -21,6 +21,6 @@ if (!existsSync(bundle) && !existsSync(modules) && existsSync(fileURLToPath(new 
   process.stderr.write('svc: built; running the command\n');
 }
 const { run } = existsSync(bundle)
-  ? (await import('../dist/speed/code-cache.js')).loadBundle(bundle, process.argv[2] ?? '').cli
+  ? (await import('../dist/startup/code-cache.js')).loadBundle(bundle, process.argv[2] ?? '').cli
   : await import('../dist/cli/index.js');
 await run(process.argv);

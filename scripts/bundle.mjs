@@ -1,18 +1,18 @@
 // Bundles the compiled CLI (dist/cli/index.js) and its dependencies into one CommonJS file,
-// dist/bundle/svc.cjs, which bin/svc.js loads through dist/speed/code-cache.js with a V8 code cache
+// dist/bundle/svc.cjs, which bin/svc.js loads through dist/startup/code-cache.js with a V8 code cache
 // (Node 20 has no compile cache for ES modules; a vm.Script can take V8's cachedData). One
 // file starts in a fraction of the time Node needs to resolve and compile hundreds of modules;
 // what `svc serve` does not need at start (the conformance suite, undici, the WebAuthn and QR
 // code libraries) sits in the file as functions that are neither compiled nor run until first
 // used. Whitespace and comments are left out, so the file is ASCII and a third smaller to read.
 // The file is written inside the CommonJS wrapper (manifest `wrapped`), so it is loaded only
-// through dist/speed/code-cache.js. dist/bundle/manifest.json names the file and its SHA-256, which
+// through dist/startup/code-cache.js. dist/bundle/manifest.json names the file and its SHA-256, which
 // keys the code cache.
 // `npm run bench` measures the start.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
-import { WRAPPER_HEAD, WRAPPER_TAIL } from '../dist/speed/code-cache.js';
+import { WRAPPER_HEAD, WRAPPER_TAIL } from '../dist/startup/code-cache.js';
 import { pooledShamirCsprng } from './esbuild-plugins.mjs';
 
 const OUT = 'dist/bundle';
@@ -41,7 +41,7 @@ const result = await build({
   banner: { js: '"use strict";var __svcModuleUrl=require("node:url").pathToFileURL(__filename).href;' },
 });
 shamirCsprng.assertUsed();
-// Written inside the CommonJS wrapper that dist/speed/code-cache.js compiles it in, so that a start
+// Written inside the CommonJS wrapper that dist/startup/code-cache.js compiles it in, so that a start
 // compiles the text as it was read instead of a copy of it joined to the wrapper.
 const wrapped = `${WRAPPER_HEAD}${readFileSync(`${OUT}/${MAIN}`, 'latin1')}${WRAPPER_TAIL}`;
 writeFileSync(`${OUT}/${MAIN}`, wrapped, 'latin1');

@@ -2,15 +2,15 @@
  * What every answer of the app goes through (the request id and log line, the Host check, the
  * control plane's cross-site check, the request journal, CORS, the error and not-found handlers,
  * the store's catch-up), and the app of the health probes
- * alone that `svc serve` answers with while the whole app is built (speed/deferred-app.ts).
+ * alone that `svc serve` answers with while the whole app is built (startup/deferred-app.ts).
  * createApp() (app.ts) builds on the same base, so a probe is answered alike by both.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
-import { ChainRouter } from './speed/chain-router.js';
-import { SplitRouter } from './speed/split-router.js';
+import { ChainRouter } from './routing/chain-router.js';
+import { SplitRouter } from './routing/split-router.js';
 import { silentLogger, type Logger } from './logger.js';
 import { droppedBody } from './middleware/body.js';
 import type { AppEnv } from './middleware/context.js';
@@ -49,7 +49,7 @@ export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppE
     const apiError = toApiError(error, logger, c.get('requestId') ?? '');
     return c.json(apiError.toBody(), apiError.status as 400, apiError.headers);
   };
-  // One handler per request, synchronous while its steps are (speed/chain-router.ts).
+  // One handler per request, synchronous while its steps are (routing/chain-router.ts).
   const app = new OpenAPIHono<AppEnv>({ router: new ChainRouter(new SplitRouter(), onError) });
 
   // The Host check comes before anything of the app, right after the request id and log line, so a

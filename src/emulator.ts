@@ -3,7 +3,7 @@
  * and the tests both start it through startEmulator().
  */
 import { probeApp } from './app-base.js';
-import { deferredFetch } from './speed/deferred-app.js';
+import { deferredFetch } from './startup/deferred-app.js';
 import { silentLogger } from './logger.js';
 import { openClock } from './clock/persisted.js';
 import { Scheduler } from './clock/scheduler.js';

@@ -17,7 +17,7 @@ export type CorsSetting = '*' | 'off' | readonly string[];
 export interface RuntimeOptions {
   dataDir?: string;
   inMemory?: boolean;
-  /** A PostgreSQL URL: keep the store there, shared with every process given the same URL (issue 20); wins over dataDir. */
+  /** A PostgreSQL URL: keep the store there, shared with every process given the same URL; wins over dataDir. */
   storeUrl?: string;
   /** How long a stalled process may hold the others on a shared store, in ms (`--store-timeout`; default 3 s). */
   storeHoldMs?: number;
@@ -29,7 +29,7 @@ export interface RuntimeOptions {
   /** DNS server for custom-domain verification, `host:port` (D13); default the system's. */
   dnsServer?: string;
   /**
-   * Which addresses webhooks may reach (issue 31; webhooks/targets.ts): presets `local`, `public`,
+   * Which addresses webhooks may reach (webhooks/targets.ts): presets `local`, `public`,
    * `any`, networks and host names, comma-separated; default `local` (link-local refused).
    */
   webhookTargets?: string;
@@ -37,7 +37,7 @@ export interface RuntimeOptions {
   webhookDnsServer?: string;
   /** Requests per second for every key, or 'off'; default the tenant plan's rate (D16). */
   rateLimit?: number | 'off';
-  /** Which browser origins may call /v1 (issue 34): any, none, or these instead of the loopback ones; default loopback and the tenants'. */
+  /** Which browser origins may call /v1: any, none, or these instead of the loopback ones; default loopback and the tenants'. */
   cors?: CorsSetting;
   /**
    * When set, every call of /_emulator must send it as a Bearer token, loopback callers included

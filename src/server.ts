@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import { createAdaptorServer } from '@hono/node-server';
 import { ApiError } from './errors.js';
 import type { ListeningAddress } from './runtime.js';
-import { BatchedResponse } from './speed/batched-response.js';
+import { BatchedResponse } from './answers/batched-response.js';
 
 export class PortInUseError extends Error {
   constructor(
@@ -74,7 +74,7 @@ export async function listen(
   app: { fetch: (request: Request, env?: unknown) => Response | Promise<Response> },
   options: { port: number; host: string; listening?: Set<ListeningAddress> },
 ): Promise<RunningServer> {
-  // Answers written together at the end of each turn of the event loop (speed/batched-response.ts).
+  // Answers written together at the end of each turn of the event loop (answers/batched-response.ts).
   const server = createAdaptorServer({ fetch: app.fetch, hostname: options.host, serverOptions: { ServerResponse: BatchedResponse } }) as Server;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

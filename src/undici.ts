@@ -1,6 +1,6 @@
 /**
  * undici, loaded on first use. It is a quarter of the bundle, and `svc serve` needs it only
- * once a webhook is delivered, so it is kept out of the start (issue 10: cold start).
+ * once a webhook is delivered, so it is kept out of the start (it slows a cold start).
  */
 export type Undici = typeof import('undici');
 

@@ -1,5 +1,5 @@
 /**
- * At least three breakages per area of the catalogue (issue 32): the areas the other breakage
+ * At least three breakages per area of the catalogue: the areas the other breakage
  * files reach least — health, tenant, isolation, sessions, custom domains, Telegram, MFA's clock
  * errors, billing's link window, rate limits, key shares and the control plane — each broken by a
  * proxy in front of the emulator with a wrong state, a wrong figure, a wrong window or a wrong

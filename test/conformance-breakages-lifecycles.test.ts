@@ -1,5 +1,5 @@
 /**
- * Lifecycles, listings, transitions, health and errors (issue 32): a record's state after each step the run took — an app
+ * Lifecycles, listings, transitions, health and errors: a record's state after each step the run took — an app
  * changed and deleted, a guest active then converted, a delegated session revoked, MFA
  * enabled, a delivery retried from the DLQ — and the order and filters of listings. Each
  * breakage answers the right shape with a wrong state, and the check that names the rule fails.

@@ -1,5 +1,5 @@
 /**
- * Results, not shapes (issue 32): breakages a shape check cannot see — a wrong state, a wrong
+ * Results, not shapes: breakages a shape check cannot see — a wrong state, a wrong
  * figure, a wrong window, a wrong transition, an error without the clock's times — each through
  * a proxy in front of the emulator, each failing the check that names it with a reason naming
  * the rule. `conformance-breakages.test.ts` holds the first breakages and shows the unbroken

@@ -1,5 +1,5 @@
 /**
- * `svc conformance` at any clock speed and starting time, leaving nothing behind (issue 32): the
+ * `svc conformance` at any clock speed and starting time, leaving nothing behind: the
  * whole suite against an emulator whose clock runs at ×3600, then at ×86,400 from another year,
  * each green; the clock's speed is put back and the move said at the end; and the DLQ and every
  * listing are as before the run, but for the users the spec gives no way to delete.

@@ -1,5 +1,5 @@
 /**
- * The suite with checks running at once (issue 19), over real HTTP: the reports list checks in
+ * The suite with checks running at once, over real HTTP: the reports list checks in
  * catalogue order whatever order they finish in, and a run's outcomes do not change from one
  * run to the next; the checks that move the emulator clock never overlap a check that uses it
  * (seen by a proxy that records when each advance is sent); a 429 with Retry-After to one check

@@ -1,5 +1,5 @@
 /**
- * The console, JSON and JUnit reports of one `svc conformance` run agree (issue 16): the
+ * The console, JSON and JUnit reports of one `svc conformance` run agree: the
  * header, the areas and the summary count the same set — the selected checks, each once —
  * in the same words, with a baseline (a known failure, a stale entry) and with --bail. A
  * fault injected through the control plane makes a real check fail.

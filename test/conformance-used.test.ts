@@ -1,5 +1,5 @@
 /**
- * The suite holds on a deployment that has been used, not only on a fresh seed (issue 16): a
+ * The suite holds on a deployment that has been used, not only on a fresh seed: a
  * scripted day of use through the public API, the payment provider's pages and the control
  * plane — checkouts to every plan, settings changed, webhooks left behind (dead, failing,
  * disabled), days of clock advance with the clock left running fast, keys, apps, users, guests,
@@ -62,7 +62,7 @@ async function dayOfUse(): Promise<void> {
   ok(await svc.request('PATCH', `/webhooks/${off.body.data.id}`, { body: { enabled: false } }), 'disable webhook');
   ok(await svc.request('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/billing', events: ['billing.subscription.updated'] } }), 'billing webhook');
 
-  // Every plan in turn, ending on enterprise (issue 16: billing.sessions then asked for enterprise again).
+  // Every plan in turn, ending on enterprise (billing.sessions once asked for enterprise again here).
   for (const plan of ['free', 'pro', 'enterprise']) await checkout(plan);
   ok(
     await svc.request('POST', '/billing/checkout', { body: { plan: 'free', successUrl: 'https://acme.test/paid', cancelUrl: 'https://acme.test/cancel' } }),

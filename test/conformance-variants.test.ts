@@ -1,5 +1,5 @@
 /**
- * No false alarm on a deployment that answers rightly in its own way (issue 32): through a proxy
+ * No false alarm on a deployment that answers rightly in its own way: through a proxy
  * that adds fields to every JSON object, puts the keys of each in another order and words every
  * error message differently — and then also answers 150 ms late — the whole suite passes. A check
  * that held a deployment to svc's words, key order or speed rather than to the rules would fail here.

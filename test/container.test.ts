@@ -1,5 +1,5 @@
 /**
- * The container image (issue 34), as far as this machine can take it: the Containerfile is built
+ * The container image, as far as this machine can take it: the Containerfile is built
  * with Debian's buildah (`--isolation chroot`) on a Debian base that scripts/container-base.sh
  * makes locally with mmdebstrap (no registry), then the image's own entrypoint and command run
  * from the image's filesystem under chroot, as its non-root user, and answer /v1/readyz on

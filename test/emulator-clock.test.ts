@@ -1,5 +1,5 @@
 /**
- * The emulator clock as a user meets it (DESIGN D10, issue 16 items 3 and 4): it survives a
+ * The emulator clock as a user meets it (DESIGN D10): it survives a
  * restart of `svc serve` — a clean stop or kill -9 — in its data dir, `--start-time` and
  * `--clock-speed` still override it, and the errors whose verdict depends on it name it.
  */

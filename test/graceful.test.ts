@@ -1,5 +1,5 @@
 /**
- * Stopping and refusing cleanly (issue 11, DESIGN D12): SIGTERM lets a request already in flight
+ * Stopping and refusing cleanly (DESIGN D12): SIGTERM lets a request already in flight
  * finish and be answered, refuses new connections, flushes the store into db.json, releases the
  * lock and exits 0; a busy port is one line suggesting --port, before the data dir is touched.
  */

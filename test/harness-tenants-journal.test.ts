@@ -1,5 +1,5 @@
 /**
- * svc as a test harness (issue 35), over a real emulator port and a real webhook receiver: a
+ * svc as a test harness, over a real emulator port and a real webhook receiver: a
  * tenant per worker made, reset alone and removed; the request journal with its filters and
  * redaction; waiting for an event and a delivery through the typed client; and the store
  * exported as a fixture that a fresh emulator seeded from it lists the same.

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document's last gaps (issue 34): a body is required exactly where the emulator
+ * The OpenAPI document's last gaps: a body is required exactly where the emulator
  * refuses a request without one (every operation with a body is sent without it, as a
  * signed-in user, and its answer compared with requestBody.required); every operation has a
  * description; every webhook payload has an example that validates against its schema (Ajv,
@@ -29,7 +29,7 @@ function operationsOf(doc: Doc): Array<[string, string, Operation]> {
   );
 }
 
-/** The operations the emulator answers without a body, which the document once marked required (the five of issue 34, and query). */
+/** The operations the emulator answers without a body, which the document once marked required (five of them, and query). */
 const BODYLESS = ['createGuest', 'createWallet', 'updateTenant', 'updateApp', 'updateWebhook', 'queryContracts'];
 
 describe('the OpenAPI document without gaps', () => {

@@ -1,7 +1,7 @@
 /**
- * The OpenAPI document as tools no one here wrote take it (issue 17), run on the document the
+ * The OpenAPI document as tools no one here wrote take it, run on the document the
  * app serves, offline: `@redocly/cli lint` with its recommended and recommended-strict rules, and
- * `spectral lint` with `spectral:oas` (issue 34), find no error and no warning, and `openapi-typescript` generates types that a small strictly typed program,
+ * `spectral lint` with `spectral:oas`, find no error and no warning, and `openapi-typescript` generates types that a small strictly typed program,
  * compiled by `tsc`, uses for calls, errors, headers and webhook payloads.
  */
 import { execFile } from 'node:child_process';

@@ -1,5 +1,5 @@
 /**
- * Delivery (issue 11): what `npm pack` ships installs with `npm install -g` into a fresh prefix
+ * Delivery: what `npm pack` ships installs with `npm install -g` into a fresh prefix
  * and its `svc` serves; the runtime code imports nothing but dependencies and Node's own
  * modules; and `npm run build:binary`'s single-file executable serves the API and passes
  * `svc conformance` against itself.

@@ -1,5 +1,5 @@
 /**
- * The shared store under the faults a team deployment meets (issue 31), Jepsen-style: three
+ * The shared store under the faults a team deployment meets, Jepsen-style: three
  * `svc serve` processes on one real PostgreSQL, each through its own loopback TCP proxy, with
  * writers in two tenants and webhook deliveries running throughout. The fault schedule: a
  * database restart, a process paused with SIGSTOP, every connection of one process cut, one

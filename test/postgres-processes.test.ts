@@ -1,5 +1,5 @@
 /**
- * Three `svc serve` processes on one PostgreSQL behind a round-robin proxy (issue 20), all real:
+ * Three `svc serve` processes on one PostgreSQL behind a round-robin proxy, all real:
  * the server from Debian's packages, the processes from the built CLI, the conformance suite
  * as its own process through the proxy, a real webhook receiver. Then 1,000 deliveries with
  * one process killed (SIGKILL) in the middle: every delivery arrives, no attempt is made by two

@@ -1,8 +1,8 @@
 /**
  * Documentation snippets that talk to the emulator are cut out of docs/sign-in.md and run against
  * a real one: the Telegram snippet must sign data the emulator accepts even after `svc clock advance`
- * (issue 16 item 4), and the passkey-origin snippet must add an origin while keeping the others
- * (issue 16 item 11).
+ *, and the passkey-origin snippet must add an origin while keeping the others
+ *.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

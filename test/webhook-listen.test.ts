@@ -252,7 +252,7 @@ describe('svc webhook listen against svc serve, as real processes', { timeout: 4
   });
 
   it('--print-body shows each payload, and a webhook deleted meanwhile is reported as already gone', async () => {
-    // The origin alone is taken as well as the /v1 base (issue 16 item 10).
+    // The origin alone is taken as well as the /v1 base.
     const text = listen(['--print-body'], new URL(baseUrl).origin);
     const webhookId = (await text.waitFor(matching(/Webhook\s+(whk_\w+)/)))[1]!;
     const json = listen(['--print-body', '--json']);

@@ -1,5 +1,5 @@
 /**
- * Deleting a webhook keeps its deliveries (issue 16 item 7): their history and the DLQ stay
+ * Deleting a webhook keeps its deliveries: their history and the DLQ stay
  * true, marked as orphaned; nothing more is sent, and an orphan cannot be retried.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The webhook target policy through the API (issue 31): what registration refuses under each
+ * The webhook target policy through the API: what registration refuses under each
  * policy, and an attempt to a target the policy refuses, recorded and retried like any failure.
  */
 import { rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's rows (issues 20, 31): `GET /v1/users/:id`, and `POST /v1/apps` as one
+ * The PostgreSQL store's rows: `GET /v1/users/:id`, and `POST /v1/apps` as one
  * tenant and as three (each request the next tenant's), against one `svc serve --store
  * postgres://…` process, then against three on the same database (the load split evenly, each
  * process taking a third of the connections), and the ratio 3 ÷ 1 (target 0.8 for reads and

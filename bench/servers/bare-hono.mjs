@@ -24,8 +24,8 @@ app.post('/v1/users', async (c) => {
   return c.json({ data: { ...user, email: body.email } }, 201);
 });
 
-// BARE_BATCHED=1: the same app with svc's own answer batching (src/speed/batched-response.ts, as
+// BARE_BATCHED=1: the same app with svc's own answer batching (src/answers/batched-response.ts, as
 // built into dist/), so that what svc gains from it is not counted as svc's lead over bare Hono.
-const serverOptions = process.env.BARE_BATCHED === '1' ? { ServerResponse: (await import('../../dist/speed/batched-response.js')).BatchedResponse } : {};
+const serverOptions = process.env.BARE_BATCHED === '1' ? { ServerResponse: (await import('../../dist/answers/batched-response.js')).BatchedResponse } : {};
 
 serve({ fetch: app.fetch, port: Number(process.env.PORT), hostname: '127.0.0.1', serverOptions });

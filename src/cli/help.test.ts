@@ -1,4 +1,4 @@
-/** Every `svc` command's --help ends with examples (issue 34): walked from the program itself, so a new command is checked too. */
+/** Every `svc` command's --help ends with examples: walked from the program itself, so a new command is checked too. */
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from './index.js';

@@ -1,5 +1,5 @@
 /**
- * The typed client of the API (issue 9): `createClient({ baseUrl, apiKey })` over undici, or
+ * The typed client of the API: `createClient({ baseUrl, apiKey })` over undici, or
  * in-process over an app with `fetch: (url, init) => app.request(url, init)`. Each operation
  * of the spec is one method named by its operationId in the OpenAPI document (`listApps`),
  * made from the route's createRoute() config (operations.ts), and again by area under a short

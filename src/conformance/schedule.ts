@@ -1,5 +1,5 @@
 /**
- * Which checks of a run may run at the same time, and which starts next (D14, issue 19).
+ * Which checks of a run may run at the same time, and which starts next (D14).
  * Two checks conflict when both use the emulator clock and one moves it, when one walks the
  * lists and the other creates records, or when one runs alone (types.ts `Uses`). Checks that
  * conflict never overlap, and their order is fixed, so a run's results never depend on which

@@ -1,5 +1,5 @@
 /**
- * CORS on /v1 (issue 34): preflights answered without an API key, the origins allowed by
+ * CORS on /v1: preflights answered without an API key, the origins allowed by
  * default (loopback, the tenants' configured ones) and by --cors, the exposed headers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

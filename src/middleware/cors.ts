@@ -1,5 +1,5 @@
 /**
- * CORS for /v1, so a front-end in a browser can call the emulator (issue 34): preflights go to
+ * CORS for /v1, so a front-end in a browser can call the emulator: preflights go to
  * Hono's own cors middleware, with the origins it allows decided here. A preflight is answered here, before the
  * API key is asked for (a browser never sends one on a preflight), and the headers a client
  * reads from an answer (the request id, the RateLimit headers, Retry-After) are exposed.

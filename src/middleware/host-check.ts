@@ -113,7 +113,7 @@ function authorityOf(url: string): string {
 export function hostCheck(allowed: AllowedHosts | undefined, guarded: { adminToken?: string | undefined } = {}): MiddlewareHandler {
   const accepts = hostRule(allowed === undefined || allowed === ALL_HOSTS ? [] : allowed);
   const all = allowed === ALL_HOSTS;
-  // Not async: the chain stays synchronous while its steps are (speed/chain-router.ts).
+  // Not async: the chain stays synchronous while its steps are (routing/chain-router.ts).
   return (c, next) => {
     const fromUrl = authorityOf(c.req.url);
     const header = c.req.header('host');

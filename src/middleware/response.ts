@@ -25,7 +25,7 @@ export function responseHeaders(logger: Logger): MiddlewareHandler<AppEnv> {
     if (!headers.has('x-request-id')) c.header('x-request-id', requestId);
     requestLog?.request({ method: c.req.method, path: c.req.path, status: c.res.status, ms: performance.now() - started, requestId });
   };
-  // Not async: when the rest of the chain answers at once (speed/chain-router.ts), so does this.
+  // Not async: when the rest of the chain answers at once (routing/chain-router.ts), so does this.
   const handler = (c: Context<AppEnv>, next: Next): Promise<void> | undefined => {
     const started = requestLog === null ? 0 : performance.now();
     const given = c.req.header('x-request-id');

@@ -1,6 +1,6 @@
 /**
  * Brings the store up to date before a request is answered, when other processes share it
- * (PostgreSQL, issue 20): a write that one process acknowledged is then seen by the request
+ * (PostgreSQL): a write that one process acknowledged is then seen by the request
  * that follows on any other. A store of one process has nothing to catch up with, and the
  * request goes on without a promise of its own. The health probes answer without it: the
  * process is alive, and /readyz says itself why the store cannot be used.

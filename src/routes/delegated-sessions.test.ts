@@ -197,7 +197,7 @@ describe('delegated sessions on the embedded ledger', () => {
     for (const res of [await delegate.execute({ create: { templateId: IOU, payload: {} } }), await delegate.query()]) {
       expect(res.status).toBe(410);
       expect(res.body.code).toBe('session_expired');
-      // The clock ended it: details name its expiry, the emulator's now and the real now (issue 32).
+      // The clock ended it: details name its expiry, the emulator's now and the real now.
       expect(res.body.details).toEqual([
         expect.objectContaining({ expiresAt: session.expiresAt, emulatorNow: expect.stringMatching(/Z$/), realNow: expect.stringMatching(/Z$/) }),
       ]);

@@ -1,5 +1,5 @@
 /**
- * Whether a fault's path (and method) can match any /v1 route (issue 34): a fault whose path
+ * Whether a fault's path (and method) can match any /v1 route: a fault whose path
  * matches no route never fires, so POST /_emulator/faults refuses it and names the closest
  * routes instead of accepting it silently. A fault path may be concrete (`/users/usr_1`), hold
  * parameters (`/users/:id`), globs within a segment (`/user*`) or end in `/*` (see

@@ -1,6 +1,6 @@
 /**
  * A description for every operation of the OpenAPI document that does not declare its own in
- * its createRoute() (spectral's operation-description; issue 34), by operationId. Kept in one
+ * its createRoute() (spectral's operation-description), by operationId. Kept in one
  * table beside the document rather than spread over the area routers, so the document's prose
  * reads as one text; test/openapi-gaps.test.ts checks that every operation has a description
  * and that every entry here names an operation that needs it.

@@ -130,7 +130,7 @@ describe('passkeys', () => {
     svc.emulator.rt.clock.advance(5 * 60 * 1000 + 1_000);
     const expired = await loginVerify(login.challengeId, alice.webauthn.getJSON(ORIGIN, login.options));
     expectError(expired, 410, 'challenge_expired');
-    // The clock ended it: details name the emulator's now and the real now (issue 32).
+    // The clock ended it: details name the emulator's now and the real now.
     expect(expired.body.details).toEqual([expect.objectContaining({ path: 'challengeId', emulatorNow: expect.any(String), realNow: expect.any(String) })]);
     expectError(await registerVerify(registration.challengeId, authenticator().webauthn.createJSON(ORIGIN, registration.options)), 410, 'challenge_expired');
   });

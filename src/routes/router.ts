@@ -2,7 +2,7 @@
 import type { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ApiError, type ErrorDetail } from '../errors.js';
 import type { AppEnv } from '../middleware/context.js';
-import { ApiRouter } from '../speed/api-router.js';
+import { ApiRouter } from '../routing/api-router.js';
 
 const WHERE: Record<string, string> = { json: 'body', query: 'query', param: 'path', header: 'header' };
 

@@ -2,9 +2,9 @@
 import { usersOperations } from '../operations/users.js';
 import type { Runtime } from '../runtime.js';
 import { createUser, getUser, listUserRecords, userView } from '../services/users.js';
-import { jsonAnswer } from '../speed/json-answer.js';
-import { JsonText } from '../speed/json-text.js';
-import { userEnvelopeText, userViewText } from '../speed/user-json.js';
+import { jsonAnswer } from '../answers/json-answer.js';
+import { JsonText } from '../answers/json-text.js';
+import { userEnvelopeText, userViewText } from '../answers/user-json.js';
 import { newRouter } from './router.js';
 
 export function usersRoutes(rt: Runtime) {

@@ -1,5 +1,5 @@
 /**
- * Sending an event again to its webhooks (issue 35, `svc webhook redeliver`): a delivery that
+ * Sending an event again to its webhooks (`svc webhook redeliver`): a delivery that
  * succeeded or is dead gets one more attempt, with the same event id (D9), as the DLQ's retry
  * gives a dead one. A delivery still pending or failed (a retry is scheduled) is left to its
  * schedule, and one whose webhook was deleted has nowhere to go: both are answered as skipped.

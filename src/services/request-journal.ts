@@ -68,7 +68,7 @@ export interface RawEntry extends Pick<JournalEntry, 'seq' | 'tenantId' | 'metho
   sent: Promise<string> | undefined;
   /** The answer as the app made it; its body is read when the journal is, long after it was sent. */
   answer: Response | undefined;
-  /** Or, for an answer made from JSON text ahead (speed/json-answer.ts), that text. */
+  /** Or, for an answer made from JSON text ahead (answers/json-answer.ts), that text. */
   answerText: string | undefined;
 }
 

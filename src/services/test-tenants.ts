@@ -1,5 +1,5 @@
 /**
- * Tenants made for one test worker each (issue 35): a throwaway tenant with a fresh API key,
+ * Tenants made for one test worker each: a throwaway tenant with a fresh API key,
  * copied from a tenant of the emulator's fixture (or empty), reset on its own without touching
  * any other tenant, and removed with everything it holds. Isolation is the API's own (D3); this
  * makes a tenant the unit a parallel test run hands out.

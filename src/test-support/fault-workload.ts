@@ -1,5 +1,5 @@
 /**
- * A Jepsen-style workload and checker for the fault tests of a shared store (issue 31):
+ * A Jepsen-style workload and checker for the fault tests of a shared store:
  * writers create users through every process and note each answer; a receiver notes every
  * delivery; afterwards the checker holds every acknowledged write against every process, every
  * acknowledged user's `user.created` against the deliveries, and the processes' clocks and DLQs

@@ -1,5 +1,5 @@
 /**
- * A TCP proxy on loopback between svc and PostgreSQL, for the fault tests (issue 31): it can
+ * A TCP proxy on loopback between svc and PostgreSQL, for the fault tests: it can
  * cut every connection at once (a reset, as when a link or a NAT drops) and blackhole the link
  * (nothing is read or answered, no connection closes, new ones hang: a partition, the fault
  * only timeouts detect), then heal: what was held then flows on, as TCP would retransmit it.

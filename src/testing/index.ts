@@ -1,5 +1,5 @@
 /**
- * `svc/testing` (issue 35): what a test file or a worker's set-up uses against the run's
+ * `svc/testing`: what a test file or a worker's set-up uses against the run's
  * emulator (started by `svc exec`, or by the vitest or jest global set-up): `workerTenant()`
  * makes this worker's own tenant, once, with a client that acts for it.
  */

@@ -1,5 +1,5 @@
 /**
- * A jest `globalSetup` (issue 35): `"globalSetup": "svc/testing/jest-setup"` with
+ * A jest `globalSetup`: `"globalSetup": "svc/testing/jest-setup"` with
  * `"globalTeardown": "svc/testing/jest-teardown"`. Jest runs both in its main process, before and
  * after the workers; the workers inherit the environment set here (SVC_URL and the keys).
  */

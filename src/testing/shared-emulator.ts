@@ -1,5 +1,5 @@
 /**
- * One emulator for a whole test run (issue 35), for a test runner's global set-up: started on a
+ * One emulator for a whole test run, for a test runner's global set-up: started on a
  * free loopback port with a temporary data dir, or, under `svc exec`, the one svc exec started
  * (SVC_URL is set). Either way the run's workers find it through the same environment svc exec
  * gives a command (SVC_URL, SVC_ORIGIN, SVC_API_KEY, SVC_SECOND_API_KEY), set before they start.

@@ -1,5 +1,5 @@
 /**
- * A vitest `globalSetup` (issue 35): `globalSetup: ['svc/testing/vitest-setup']` starts one
+ * A vitest `globalSetup`: `globalSetup: ['svc/testing/vitest-setup']` starts one
  * emulator for the run (or uses the one `svc exec` started) before the workers start, and stops
  * it after. Each worker then takes its own tenant with `workerTenant()` from `svc/testing`.
  */

@@ -23,7 +23,7 @@ const RECORD_RETRY_FIRST_MS = 250;
 const RECORD_RETRY_MAX_MS = 5_000;
 /** Real wait before asking again for a claim the shared store could not answer. */
 const CLAIM_RETRY_MS = 1_000;
-/** Real time a claim on an attempt outlasts the attempt's own timeout (a shared store, issue 20). */
+/** Real time a claim on an attempt outlasts the attempt's own timeout (a shared store). */
 const CLAIM_MARGIN_MS = 10_000;
 /** How often a process waiting for another's attempt looks again. */
 const CLAIM_POLL_MS = 25;

@@ -1,5 +1,5 @@
 /**
- * A front-end on another origin calls the emulator from the browser (issue 34): a page served
+ * A front-end on another origin calls the emulator from the browser: a page served
  * from another loopback port runs fetch() in Debian's chromium against /v1/users with the API
  * key, so the browser sends a real preflight, and reads the data and the exposed headers. With
  * `--cors off` the same page's fetch is blocked by the browser, so the first case can fail.

@@ -232,7 +232,7 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
   const webhookTargets =
     options.webhookTargets ?? (targetsFromEnv === undefined || targetsFromEnv === '' ? undefined : parseWebhookTargets(targetsFromEnv, 'SVC_WEBHOOK_TARGETS'));
   if (webhookTargets === undefined && !isLoopbackHost(options.host)) {
-    // Others can reach this emulator, so its tenants may not be you: say what they can reach (issue 31).
+    // Others can reach this emulator, so its tenants may not be you: say what they can reach.
     logger.log(
       'warn',
       `--host ${options.host} lets others reach this emulator, and their webhooks may reach this host's private networks (--webhook-targets local, the default); on a shared host set --webhook-targets public (docs/webhook-targets.md)`,

@@ -15,7 +15,6 @@ function line(snapshot: SnapshotInfo): string {
   return `${snapshot.name}  saved ${snapshot.savedAt}  clock ${snapshot.clock.now} ×${snapshot.clock.speed}  ${plural(snapshot.tenants, 'tenant')}, ${plural(snapshot.records, 'record')}`;
 }
 
-
 export function registerSnapshot(program: Command): void {
   const snapshot = program
     .command('snapshot')

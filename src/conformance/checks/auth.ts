@@ -128,7 +128,7 @@ export const authChecks: Check[] = [
       const doc = result.body as { openapi?: unknown; paths?: unknown } | undefined;
       expect(
         typeof doc?.openapi === 'string' && typeof doc.paths === 'object',
-        'issue 9: /v1/openapi.json is an OpenAPI document',
+        'D3: /v1/openapi.json is an OpenAPI document',
         'no openapi/paths fields',
         result,
       );

@@ -1,5 +1,5 @@
 /**
- * Figures the API computes, checked against inputs the run controls (issue 32): analytics for
+ * Figures the API computes, checked against inputs the run controls: analytics for
  * each period (the totals are the sums of the series, the window is the period's days ending
  * on the emulator's today, and it slides with the clock), billing usage (the calls counted,
  * the month it counts). A figure right for one period and wrong for another fails.

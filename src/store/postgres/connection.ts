@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's connections and how long they may wait (issue 31). A database that
+ * The PostgreSQL store's connections and how long they may wait. A database that
  * restarts, a connection that is cut, a peer process that stalls while holding a lock: each
  * must cost a bounded wait and a 503, then heal by itself.
  *

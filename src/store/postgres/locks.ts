@@ -1,5 +1,5 @@
 /**
- * What a write transaction of the PostgreSQL store locks (issue 31). Tenants never share a
+ * What a write transaction of the PostgreSQL store locks. Tenants never share a
  * record, so writes of different tenants must not wait for each other: a transaction takes one
  * advisory lock per tenant it touches (in one order everywhere, so two never deadlock), beside
  * the shared side of one store-wide lock; a write that empties the store (a reset) takes that

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store's tables and their migrations (D12, issue 20). One table per
+ * The PostgreSQL store's tables and their migrations (D12). One table per
  * collection (`svc_users`, `svc_apps`, …): the record as jsonb, beside the columns the lists,
  * the search and the unique rules need (tenant + created_at, the unique key, a trigram index
  * on the users' email and name). Beside them: `svc_meta` (schema version, seal key, clock,

@@ -1,5 +1,5 @@
 /**
- * What the processes sharing a PostgreSQL store agree on beyond records (issue 20): the
+ * What the processes sharing a PostgreSQL store agree on beyond records: the
  * rate-limit buckets (D16), one claim per delivery attempt (`SELECT … FOR UPDATE SKIP
  * LOCKED`, so each attempt is made by one process, and a dead process's claim lapses), the
  * injected faults (D11), the emulator clock (D10) and the seal key of secrets at rest.

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL store (issues 20, 31): the same collections in memory as the file store, kept
+ * The PostgreSQL store: the same collections in memory as the file store, kept
  * in a database that several `svc serve` processes share, so that any of them answers any request.
  *
  * - A write is one transaction holding the locks of the tenants it touches (locks.ts), so

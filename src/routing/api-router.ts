@@ -23,7 +23,7 @@ function queryOf(c: Context): Record<string, string | string[]> {
  * The check of a request's query or path parameters against `schema`: the value the validator
  * .openapi() adds would check, the same rules and the same validation_error, but checked at
  * once, not in an async step (zod's async parse, awaited) that made every GET it guarded a
- * chain of promises (speed/chain-router.ts). A schema that needs an async parse still
+ * chain of promises (routing/chain-router.ts). A schema that needs an async parse still
  * gets one.
  */
 function checkNow(target: 'query' | 'param', schema: z.ZodType, invalid: Invalid): MiddlewareHandler {
@@ -51,7 +51,7 @@ function checkNow(target: 'query' | 'param', schema: z.ZodType, invalid: Invalid
 /**
  * An OpenAPIHono whose openapi() checks a route that takes only a query and path parameters
  * (every GET, most DELETEs) with checkNow(), so that a GET whose middleware all answer at once
- * is answered without a promise (speed/chain-router.ts); a route with a body, headers or a hook
+ * is answered without a promise (routing/chain-router.ts); a route with a body, headers or a hook
  * of its own goes to @hono/zod-openapi's validators. Both describe the route in the OpenAPI
  * document alike. Its measured gain is on docs/http-layer.md, with chain-router.ts's.
  */
