@@ -18,13 +18,9 @@ import { selectChecks, unknownSelectors } from '../../conformance/select.js';
 import { exitCodeOf } from '../../conformance/summary.js';
 import { CliError } from '../output.js';
 
-export type ReporterName = 'console' | 'json' | 'junit';
+import { validateReporters, type ReporterChoice } from '../reporter-options.js';
 
-/** A --reporter flag: which report, and the file it goes to (stdout without one). */
-export interface ReporterChoice {
-  name: ReporterName;
-  output?: string;
-}
+export type { ReporterChoice, ReporterName } from '../reporter-options.js';
 
 /** What `svc conformance` parsed from its flags (conformance.ts). */
 export interface ConformanceOptions {
@@ -74,18 +70,6 @@ function baseUrlOf(url: string): string {
   } catch (error) {
     throw error instanceof BaseUrlError ? new CliError(`--url ${error.message}`, 2) : error;
   }
-}
-
-function validateReporters(reporters: ReporterChoice[]): void {
-  const toStdout = reporters.filter((r) => r.output === undefined);
-  if (toStdout.length > 1)
-    throw new CliError(
-      `only one reporter may write to stdout; give --output for ${toStdout
-        .slice(1)
-        .map((r) => r.name)
-        .join(', ')}`,
-      2,
-    );
 }
 
 export async function conformance(options: ConformanceOptions, reporters: ReporterChoice[]): Promise<number> {

@@ -7,9 +7,8 @@ import { parseDuration } from '../../duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../conformance/schedule.js';
 import { CliError, parseIntegerOption } from '../output.js';
 // Types only: the run itself is imported when the command runs, not when the CLI starts.
-import type { ConformanceOptions, ReporterChoice, ReporterName } from './conformance-run.js';
-
-const REPORTERS = ['console', 'json', 'junit'] as const satisfies readonly ReporterName[];
+import { withReporterOptions, type ReporterChoice } from '../reporter-options.js';
+import type { ConformanceOptions } from './conformance-run.js';
 
 const splitList = (text: string, previous: string[] = []): string[] => [
   ...previous,
@@ -28,45 +27,37 @@ function parseTimeout(text: string): number {
 export function registerConformance(program: Command): void {
   // Reporters and their --output files pair up in the order given on the command line.
   const reporters: ReporterChoice[] = [];
-  program
-    .command('conformance')
-    .description("Check a deployment against the service's API (docs/service-api.md) and, where /_emulator answers, svc's design (docs/design.md)")
-    .option('--url <url>', 'the deployment: its base URL (…/v1), or its origin, to which /v1 is added (env SVC_URL)', process.env['SVC_URL'])
-    .option('--api-key <key>', 'API key of the tenant to test (env SVC_API_KEY)', process.env['SVC_API_KEY'])
-    .option('--second-api-key <key>', 'a key of another tenant, for isolation checks (env SVC_SECOND_API_KEY)', process.env['SVC_SECOND_API_KEY'])
-    .option('--only <ids|tags>', 'run only checks matching these ids, id prefixes or tags (comma-separated, repeatable)', splitList, [])
-    .option('--skip <ids|tags>', 'leave out checks matching these ids, id prefixes or tags', splitList, [])
-    .option(
-      '--profile <profile>',
-      'spec, emulator or auto (emulator checks where /_emulator answers)',
-      (value) => {
-        if (value !== 'spec' && value !== 'emulator' && value !== 'auto') throw new CliError(`--profile must be spec, emulator or auto, got "${value}"`, 2);
-        return value;
-      },
-      'auto',
-    )
-    .option('--read-only', 'run only checks that create nothing')
-    .option('--receiver-host <host>', 'address of the suite webhook receiver, reachable from the target', '127.0.0.1')
-    .option('--receiver-port <port>', 'port of the receiver (0 picks a free one)', parseIntegerOption('--receiver-port', 0, 65535), 0)
-    .addOption(new Option('--timeout <duration>', 'how long one call or delivery may take').argParser(parseTimeout).default(30_000, '30s'))
-    .option(
-      '--concurrency <n>',
-      `how many checks run at once, 1 to ${MAX_CONCURRENCY} (1: one after another); checks that would disturb each other never overlap`,
-      parseIntegerOption('--concurrency', 1, MAX_CONCURRENCY),
-      DEFAULT_CONCURRENCY,
-    )
-    .option('--bail', 'stop starting checks at the first failure (those running end; cleanup still runs)')
-    .option('--reporter <name>', 'console, json or junit; repeat for several, each followed by its --output', (value: string) => {
-      if (!(REPORTERS as readonly string[]).includes(value)) throw new CliError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${value}"`, 2);
-      reporters.push({ name: value as ReporterName });
-      return value;
-    })
-    .option('--output <file>', 'file for the reporter named just before it (default: stdout)', (value: string) => {
-      const last = reporters.at(-1);
-      if (last === undefined || last.output !== undefined) throw new CliError(`--output ${value} must follow the --reporter it belongs to`, 2);
-      last.output = value;
-      return value;
-    })
+  withReporterOptions(
+    program
+      .command('conformance')
+      .description("Check a deployment against the service's API (docs/service-api.md) and, where /_emulator answers, svc's design (docs/design.md)")
+      .option('--url <url>', 'the deployment: its base URL (…/v1), or its origin, to which /v1 is added (env SVC_URL)', process.env['SVC_URL'])
+      .option('--api-key <key>', 'API key of the tenant to test (env SVC_API_KEY)', process.env['SVC_API_KEY'])
+      .option('--second-api-key <key>', 'a key of another tenant, for isolation checks (env SVC_SECOND_API_KEY)', process.env['SVC_SECOND_API_KEY'])
+      .option('--only <ids|tags>', 'run only checks matching these ids, id prefixes or tags (comma-separated, repeatable)', splitList, [])
+      .option('--skip <ids|tags>', 'leave out checks matching these ids, id prefixes or tags', splitList, [])
+      .option(
+        '--profile <profile>',
+        'spec, emulator or auto (emulator checks where /_emulator answers)',
+        (value) => {
+          if (value !== 'spec' && value !== 'emulator' && value !== 'auto') throw new CliError(`--profile must be spec, emulator or auto, got "${value}"`, 2);
+          return value;
+        },
+        'auto',
+      )
+      .option('--read-only', 'run only checks that create nothing')
+      .option('--receiver-host <host>', 'address of the suite webhook receiver, reachable from the target', '127.0.0.1')
+      .option('--receiver-port <port>', 'port of the receiver (0 picks a free one)', parseIntegerOption('--receiver-port', 0, 65535), 0)
+      .addOption(new Option('--timeout <duration>', 'how long one call or delivery may take').argParser(parseTimeout).default(30_000, '30s'))
+      .option(
+        '--concurrency <n>',
+        `how many checks run at once, 1 to ${MAX_CONCURRENCY} (1: one after another); checks that would disturb each other never overlap`,
+        parseIntegerOption('--concurrency', 1, MAX_CONCURRENCY),
+        DEFAULT_CONCURRENCY,
+      )
+      .option('--bail', 'stop starting checks at the first failure (those running end; cleanup still runs)'),
+    reporters,
+  )
     .option('--list', 'list the checks (id, tags, description, spec line) and exit; nothing runs')
     .option('--plan', 'show what a run would create and remove, without sending a write')
     .option('--baseline <file>', 'known failures, each with a reason (JSON: {"entries":[{"id","reason"}]})')

@@ -13,9 +13,8 @@ import { DEFAULT_API_VERSION } from '../../services/tenant.js';
 import { DEFAULT_ORIGIN } from '../control-client.js';
 import { CliError } from '../output.js';
 import type { CaseResult } from '../../probe/types.js';
-import type { ReporterChoice, ReporterName } from './conformance-run.js';
+import { validateReporters, withReporterOptions, type ReporterChoice } from '../reporter-options.js';
 
-const REPORTERS = ['console', 'json', 'junit'] as const satisfies readonly ReporterName[];
 /** The spec's answer limit (part 6), the most --timeout may be. */
 const SPEC_LIMIT_MS = 30_000;
 
@@ -95,15 +94,7 @@ async function probe(options: ProbeCliOptions, reporters: ReporterChoice[]): Pro
       process.stdout.write(`${c.id.padEnd(34)} ${c.expect === 'accept' ? '2xx    ' : 'refused'}  ${c.summary}\n`);
     return 0;
   }
-  const toStdout = reporters.filter((r) => r.output === undefined);
-  if (toStdout.length > 1)
-    throw new CliError(
-      `only one reporter may write to stdout; give --output for ${toStdout
-        .slice(1)
-        .map((r) => r.name)
-        .join(', ')}`,
-      2,
-    );
+  validateReporters(reporters);
   if (options.secret === undefined || options.secret === '') {
     throw new CliError(
       options.webhook === undefined
@@ -163,32 +154,24 @@ async function probe(options: ProbeCliOptions, reporters: ReporterChoice[]): Pro
 /** Adds `svc webhook probe` to the `webhook` command. */
 export function registerProbe(webhook: Command): void {
   const reporters: ReporterChoice[] = [];
-  webhook
-    .command('probe')
-    .description('Grade your own webhook handler: send it real signed deliveries, good and bad, and check each answer')
-    .option('--url <url>', "your handler's URL, where deliveries are POSTed")
-    .option('--secret <secret>', "the handler's signing secret (env SVC_WEBHOOK_SECRET)", process.env['SVC_WEBHOOK_SECRET'])
-    .option('--webhook <id>', 'instead of --url: probe the URL of this webhook, registered at --emulator-url (give its secret with --secret)')
-    .option('--api-key <key>', 'with --webhook: an API key of its tenant (env SVC_API_KEY)', process.env['SVC_API_KEY'])
-    .option('--emulator-url <url>', 'with --webhook: the emulator or deployment holding it (env SVC_URL)', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
-    .addOption(
-      new Option('--timeout <duration>', 'the answer limit of the timing case (every other case waits at most 10 s); lower it only to try the probe')
-        .argParser(parseTimeout)
-        .default(SPEC_LIMIT_MS, "30s, the spec's"),
-    )
-    .option('--only <ids>', 'run only these cases or groups (comma-separated, repeatable; see --list)', splitList, [])
-    .option('--skip <ids>', 'leave out these cases or groups', splitList, [])
-    .option('--reporter <name>', 'console, json or junit; repeat for several, each followed by its --output', (value: string) => {
-      if (!(REPORTERS as readonly string[]).includes(value)) throw new CliError(`--reporter must be one of ${REPORTERS.join(', ')}, got "${value}"`, 2);
-      reporters.push({ name: value as ReporterName });
-      return value;
-    })
-    .option('--output <file>', 'file for the reporter named just before it (default: stdout)', (value: string) => {
-      const last = reporters.at(-1);
-      if (last === undefined || last.output !== undefined) throw new CliError(`--output ${value} must follow the --reporter it belongs to`, 2);
-      last.output = value;
-      return value;
-    })
+  withReporterOptions(
+    webhook
+      .command('probe')
+      .description('Grade your own webhook handler: send it real signed deliveries, good and bad, and check each answer')
+      .option('--url <url>', "your handler's URL, where deliveries are POSTed")
+      .option('--secret <secret>', "the handler's signing secret (env SVC_WEBHOOK_SECRET)", process.env['SVC_WEBHOOK_SECRET'])
+      .option('--webhook <id>', 'instead of --url: probe the URL of this webhook, registered at --emulator-url (give its secret with --secret)')
+      .option('--api-key <key>', 'with --webhook: an API key of its tenant (env SVC_API_KEY)', process.env['SVC_API_KEY'])
+      .option('--emulator-url <url>', 'with --webhook: the emulator or deployment holding it (env SVC_URL)', process.env['SVC_URL'] ?? DEFAULT_ORIGIN)
+      .addOption(
+        new Option('--timeout <duration>', 'the answer limit of the timing case (every other case waits at most 10 s); lower it only to try the probe')
+          .argParser(parseTimeout)
+          .default(SPEC_LIMIT_MS, "30s, the spec's"),
+      )
+      .option('--only <ids>', 'run only these cases or groups (comma-separated, repeatable; see --list)', splitList, [])
+      .option('--skip <ids>', 'leave out these cases or groups', splitList, []),
+    reporters,
+  )
     .option('--list', 'list the cases (id, expected answer, what is sent) and exit')
     .option('--verbose', 'show what was sent, the answer, why and the fix for passing cases too')
     .addHelpText(
