@@ -45,7 +45,9 @@ Examples:
   $ svc snapshot save before-retries --json`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const saved = await control(options, (emulator) => emulator.snapshots.save(checkName(name)));
+      // Checked before the call: a bad name is a usage error, not an unreachable emulator.
+      const checked = checkName(name);
+      const saved = await control(options, (emulator) => emulator.snapshots.save(checked));
       printResult(options, saved, () => [`saved ${line(saved)}`]);
     });
 
@@ -61,7 +63,9 @@ Examples:
   $ svc snapshot restore after-signup --url http://127.0.0.1:4301`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const restored = await control(options, (emulator) => emulator.snapshots.restore(checkName(name)));
+      // Checked before the call: a bad name is a usage error, not an unreachable emulator.
+      const checked = checkName(name);
+      const restored = await control(options, (emulator) => emulator.snapshots.restore(checked));
       printResult(options, restored, () => [`restored ${line(restored)}`]);
     });
 
@@ -86,7 +90,9 @@ Examples:
   $ svc snapshot delete after-signup`,
     )
     .action(async (name: string, options: ControlCliOptions) => {
-      const deleted = await control(options, (emulator) => emulator.snapshots.delete(checkName(name)));
+      // Checked before the call: a bad name is a usage error, not an unreachable emulator.
+      const checked = checkName(name);
+      const deleted = await control(options, (emulator) => emulator.snapshots.delete(checked));
       printResult(options, deleted, () => [`deleted ${deleted.name}`]);
     });
 }
