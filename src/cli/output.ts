@@ -34,3 +34,14 @@ export function parsePositiveNumberOption(name: string) {
     return value;
   };
 }
+
+/** A repeatable comma-list option (`--only a,b --only c`): every item, trimmed, empty ones left out. */
+export function splitList(text: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  ];
+}

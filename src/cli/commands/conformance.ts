@@ -5,18 +5,10 @@
 import { Option, type Command } from 'commander';
 import { parseDuration } from '../../duration.js';
 import { DEFAULT_CONCURRENCY, MAX_CONCURRENCY } from '../../conformance/schedule.js';
-import { CliError, parseIntegerOption } from '../output.js';
+import { CliError, parseIntegerOption, splitList } from '../output.js';
 // Types only: the run itself is imported when the command runs, not when the CLI starts.
 import { withReporterOptions, type ReporterChoice } from '../reporter-options.js';
 import type { ConformanceOptions } from './conformance-run.js';
-
-const splitList = (text: string, previous: string[] = []): string[] => [
-  ...previous,
-  ...text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-];
 
 function parseTimeout(text: string): number {
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseDuration(text);

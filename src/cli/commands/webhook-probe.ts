@@ -11,7 +11,7 @@ import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
 import { parseDuration } from '../../duration.js';
 import { DEFAULT_API_VERSION } from '../../services/tenant.js';
 import { DEFAULT_ORIGIN } from '../control-client.js';
-import { CliError } from '../output.js';
+import { CliError, splitList } from '../output.js';
 import type { CaseResult } from '../../probe/types.js';
 import { validateReporters, withReporterOptions, type ReporterChoice } from '../reporter-options.js';
 
@@ -30,14 +30,6 @@ interface ProbeCliOptions {
   list?: boolean;
   verbose?: boolean;
 }
-
-const splitList = (text: string, previous: string[] = []): string[] => [
-  ...previous,
-  ...text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean),
-];
 
 function parseTimeout(text: string): number {
   const ms = /^\d+$/.test(text) ? Number(text) * 1000 : parseDuration(text);
