@@ -11,6 +11,11 @@ import { findUnheldText, mayHoldUnheldText, unheldReason, type UnheldText } from
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** Whether a Content-Type header names JSON (`application/json` or `application/…+json`, any parameters): the bodies read here. */
+export function isJsonContentType(header: string | undefined): boolean {
+  return JSON_MEDIA_TYPE.test((header ?? '').split(';')[0]!.trim());
+}
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function tooLarge(): ApiError {

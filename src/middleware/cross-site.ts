@@ -22,18 +22,12 @@ import type { MiddlewareHandler } from 'hono';
 import { ApiError } from '../errors.js';
 import type { CorsSetting } from '../runtime.js';
 import { CONTROL_REQUEST_HEADER } from '../schemas/control.js';
+import { isJsonContentType } from './body.js';
 
 /** Where the dashboard's pages and forms live. */
 const DASHBOARD_PATH = '/_emulator/ui';
 
 const READING_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** `application/json` or any `application/…+json`, with or without parameters. */
-function isJsonType(contentType: string | undefined): boolean {
-  if (contentType === undefined) return false;
-  const type = contentType.split(';', 1)[0]!.trim().toLowerCase();
-  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
-}
 
 /** Whether `origin` is the scheme (http or https) and host:port of `requestUrl`. */
 export function isOwnOrigin(origin: string, requestUrl: string): boolean {
@@ -63,7 +57,7 @@ export function crossSiteGuard(cors: CorsSetting | undefined): MiddlewareHandler
     const own = origin !== undefined && isOwnOrigin(origin, c.req.url);
     if (origin !== undefined && !own && !listed.has(origin))
       throw refuse(`A page of ${JSON.stringify(origin.slice(0, 100))} cannot change the emulator; ${sendInstead}, or list that origin in svc serve --cors`);
-    if (c.req.header(CONTROL_REQUEST_HEADER) !== undefined || isJsonType(c.req.header('content-type'))) return next();
+    if (c.req.header(CONTROL_REQUEST_HEADER) !== undefined || isJsonContentType(c.req.header('content-type'))) return next();
     const path = c.req.path;
     const dashboard = path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
     if (dashboard && own) return next();
