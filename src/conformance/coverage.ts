@@ -5,6 +5,7 @@
  * The run's coverage is the share of documented (operation, status) pairs it exercised
  * (docs/conformance.md#coverage); `--min-coverage` fails a run below a floor.
  */
+import { templateMatcher } from '../path-template.js';
 
 /** One operation of the document, and what the run saw of it. */
 export interface OperationCoverage {
@@ -72,29 +73,11 @@ export function documentedOperations(document: unknown): Array<Omit<OperationCov
   return operations;
 }
 
-/** A path template as a pattern over request paths: `{id}` is one segment. Literal segments win over templated ones (matched first). */
-function templatePattern(path: string): RegExp {
-  const source = path
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${source}/?$`);
-}
-
-/** How literal a template is: more literal characters first, so `/users/me/wallet` wins over `/users/{id}`. */
-const literalLength = (path: string): number => path.replace(/\{[^}]+\}/g, '').length;
-
 /** The run's coverage of `document` by its `answers` (URLs matched by their path) and the event types it received. */
 export function coverageOf(document: unknown, answers: readonly Answer[], events: Iterable<string>): Coverage {
   const operations = documentedOperations(document).map((operation) => ({ ...operation, exercised: new Set<number>() }));
-  const matchers = operations
-    .map((operation) => ({ operation, pattern: templatePattern(operation.path) }))
-    .sort((a, b) => literalLength(b.operation.path) - literalLength(a.operation.path));
-  for (const answer of answers) {
-    const { pathname } = new URL(answer.url);
-    const method = answer.method.toUpperCase();
-    matchers.find(({ operation, pattern }) => operation.method === method && pattern.test(pathname))?.operation.exercised.add(answer.status);
-  }
+  const operationOf = templateMatcher(operations.map((operation) => ({ method: operation.method, path: operation.path, value: operation })));
+  for (const answer of answers) operationOf(answer.method.toUpperCase(), new URL(answer.url).pathname)?.exercised.add(answer.status);
   const covered = operations.map(({ exercised, ...operation }) => ({ ...operation, exercised: [...exercised].sort((a, b) => a - b) }));
   const documentedPairs = covered.reduce((sum, operation) => sum + operation.documented.length, 0);
   const exercisedPairs = covered.reduce((sum, operation) => sum + operation.documented.filter((status) => operation.exercised.includes(status)).length, 0);

@@ -10,6 +10,7 @@ import type { RouteConfig } from '@hono/zod-openapi';
 import type { z } from '@hono/zod-openapi';
 import { API_VERSION_PATH } from '../base-url.js';
 import { OPERATIONS } from '../operations/index.js';
+import { templateMatcher } from '../path-template.js';
 import { secretPaths, type SecretPath } from '../schemas/secret.js';
 
 /** The secret paths of one operation's bodies. */
@@ -23,9 +24,8 @@ export interface BodySecrets {
 interface Place {
   operationId: string;
   method: string;
-  pattern: RegExp;
-  /** How many path parameters it has: of two operations that match a path, the one with fewer wins (`/users/me` before `/users/{id}`). */
-  params: number;
+  /** The path as requested, below /v1: `/v1/users/{id}`. */
+  path: string;
   secrets: BodySecrets;
 }
 
@@ -50,30 +50,26 @@ function bodySecrets(config: RouteConfig): BodySecrets {
   return { request, responses, anyResponse: [...responses.values()].flat() };
 }
 
-function placeOf(operationId: string, method: string, path: string, config: RouteConfig): Place {
-  const full = `${API_VERSION_PATH}${path}`;
-  const params = (full.match(/\{[^}]+\}/g) ?? []).length;
-  const source = full
-    .split(/\{[^}]+\}/)
-    .map((text) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return { operationId, method, pattern: new RegExp(`^${source}/?$`), params, secrets: bodySecrets(config) };
-}
-
 let places: Place[] | undefined;
+let placeOf: ((method: string, path: string) => Place | undefined) | undefined;
 
 /** Every operation that holds a secret in a body, made on first use (a journal nobody reads costs nothing). */
 function secretPlaces(): Place[] {
   places ??= Object.entries(OPERATIONS)
-    .map(([operationId, operation]) => placeOf(operationId, operation.method, operation.path, operation.config))
-    .filter((place) => place.secrets.request.length > 0 || place.secrets.anyResponse.length > 0)
-    .sort((a, b) => a.params - b.params);
+    .map(([operationId, operation]) => ({
+      operationId,
+      method: operation.method,
+      path: `${API_VERSION_PATH}${operation.path}`,
+      secrets: bodySecrets(operation.config),
+    }))
+    .filter((place) => place.secrets.request.length > 0 || place.secrets.anyResponse.length > 0);
   return places;
 }
 
 /** The secrets of the operation a request of `method` to `path` (as requested: /v1/…) reached; undefined when it holds none. */
 export function secretsOfRequest(method: string, path: string): BodySecrets | undefined {
-  return secretPlaces().find((place) => place.method === method && place.pattern.test(path))?.secrets;
+  placeOf ??= templateMatcher(secretPlaces().map((place) => ({ method: place.method, path: place.path, value: place })));
+  return placeOf(method, path)?.secrets;
 }
 
 /** The operations that hold secrets, by operationId (for the tests and the docs' list). */
