@@ -37,6 +37,13 @@ export interface Check {
    * check is stopped and fails with "request budget N hit".
    */
   budget?: number;
+  /**
+   * The write operations (operationIds of the API document: `createApp`, `deleteWebhook`, …)
+   * whose effect the check confirms through other operations: what a create or update sent,
+   * read back by GET and in the listing; a delete followed by a GET and a listing without it;
+   * a count or total that moves by exactly what the run did (docs/conformance.md#every-effect-read-back).
+   */
+  readsBack?: string[];
   run(ctx: CheckContext): Promise<void>;
 }
 
