@@ -183,7 +183,7 @@ export const MPC_EXAMPLES = {
   stored: storedShare,
   shares: {
     data: [
-      { id: null, walletId: wallet.id, shareIndex: 1, label: 'server', source: 'server' as const, share: share(1, 'server'), createdAt: EXAMPLE_NOW },
+      { id: null, walletId: wallet.id, shareIndex: 1, label: 'server', source: 'server' as const, share: share(1, 'server'), createdAt: SIGNED_IN.createdAt },
       { ...storedShare, source: 'client' as const, share: deviceShare },
     ],
   },
@@ -293,7 +293,7 @@ const TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 export const MFA_EXAMPLES = {
   setup: {
     secret: TOTP_SECRET,
-    otpauthUrl: `otpauth://totp/svc%20emulator:${encodeURIComponent(SIGNED_IN.email!)}?issuer=svc%20emulator&secret=${TOTP_SECRET}&algorithm=SHA1&digits=6&period=30`,
+    otpauthUrl: `otpauth://totp/${encodeURIComponent(TENANT.name)}:${encodeURIComponent(SIGNED_IN.email!)}?issuer=${encodeURIComponent(TENANT.name)}&secret=${TOTP_SECRET}&algorithm=SHA1&digits=6&period=30`,
     qrCode: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==',
   },
   verifySetupBody: { code: '123456' },
@@ -358,14 +358,16 @@ export const SIGN_IN_EXAMPLES = {
       user: { id: base64url('user-handle', 16), name: newUser.email, displayName: newUser.name },
       challenge: base64url('challenge'),
       pubKeyCredParams: [
-        { alg: -8, type: 'public-key' },
         { alg: -7, type: 'public-key' },
+        { alg: -8, type: 'public-key' },
         { alg: -257, type: 'public-key' },
       ],
       timeout: 300000,
       attestation: 'none',
       excludeCredentials: [],
       authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred', requireResidentKey: false },
+      extensions: { credProps: true },
+      hints: [],
     },
   },
   registerVerifyBody: {
@@ -402,19 +404,28 @@ const webhook = {
   id: madeId('whk', 'receiver'),
   url: 'http://127.0.0.1:4020/webhooks',
   events: ['user.created', 'wallet.created'],
-  description: 'svc webhook listen on this machine',
+  description: "svc webhook listen's default address",
   enabled: true,
   createdAt: EXAMPLE_NOW,
   updatedAt: EXAMPLE_NOW,
 };
+/** The test event's delivery as a fresh emulator answers it while nothing listens at the URL yet: failed, retried in a minute. */
 const delivery = {
   id: madeId('dlv', 'test'),
   webhookId: webhook.id,
   eventId: madeId('evt', 'test'),
   eventType: 'user.created',
-  status: 'succeeded' as const,
-  attempts: [{ at: later(HOUR), signedAt: Math.floor((Date.parse(EXAMPLE_NOW) + HOUR) / 1000), statusCode: 200, error: null, durationMs: 12 }],
-  nextAttemptAt: null,
+  status: 'failed' as const,
+  attempts: [
+    {
+      at: later(HOUR),
+      signedAt: Math.floor((Date.parse(EXAMPLE_NOW) + HOUR) / 1000),
+      statusCode: null,
+      error: 'connection refused (ECONNREFUSED)',
+      durationMs: 2.4,
+    },
+  ],
+  nextAttemptAt: later(HOUR + 60_000),
   createdAt: later(HOUR),
   updatedAt: later(HOUR),
 };
@@ -428,7 +439,7 @@ export const WEBHOOK_EXAMPLES = {
   deleted: { id: webhook.id, deleted: true as const },
   testBody: { type: 'user.created' as const },
   delivery,
-  deliveriesQuery: { status: 'succeeded' as const },
+  deliveriesQuery: { status: 'failed' as const },
   deliveries: { data: [delivery] },
 };
 
