@@ -1,7 +1,8 @@
 /**
- * States a read or a listing reports, checked against what the run did to the record (issue
- * 32): a webhook's enabled flag and events in the listing after a PATCH, a revoked key in the
- * key listing, a user's trust level in its read, and a delivery in each status filter. A
+ * States a read or a listing reports, checked against what the run did to the record
+ * (docs/conformance.md#every-effect-read-back): a webhook's enabled flag and events in the
+ * listing after a PATCH, a revoked key in the key listing (and refused), a user's trust level in
+ * its read, its listing and the listing's filter, and a delivery in each status filter. A
  * deployment that answers the right shape with a stale or wrong state fails here.
  */
 import { envelope, list } from '../../schemas/common.js';
