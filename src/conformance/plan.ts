@@ -15,7 +15,8 @@ const WRITES: Record<string, string> = {
   tenant: "the tenant's name (put back at the end)",
   isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
   emulator: 'a user (kept); a fault on a path no one else calls (used up by the check)',
-  guests: 'guest sessions (expired at the end; their guest users stay)',
+  guests:
+    'guest sessions (expired at the end; their guest users stay); for the bulk cleanup, a tenant of its own (control plane) with a short guestTtl and its guest sessions (the tenant removed at the end, with everything in it)',
   mfa: 'guest sessions with MFA enabled (expired at the end)',
   mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
   'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',

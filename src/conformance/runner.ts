@@ -10,7 +10,7 @@ import { coverageOf, unknownCoverage, type Answer, type Coverage } from './cover
 import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
-import { CheckScope, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
+import { CheckScope, currentCheck, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
 import { holdClock, type ClockMove } from './run-clock.js';
 import type { Selected } from './select.js';
 import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
@@ -35,6 +35,8 @@ export interface RunListener {
   onCheckEnd?(result: CheckResult, index: number, total: number): void;
   onCleanup?(entry: CleanupResult): void;
   onBackoff?(url: string, waitMs: number): void;
+  /** Each answer the run had, in the order they came, with the check whose request it answered (none for a value checks share). */
+  onAnswer?(answer: Answer, checkId: string | undefined): void;
 }
 
 export type { CleanupResult } from './cleanup.js';
@@ -157,7 +159,10 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const { listener, signal } = options;
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
   const answers: Answer[] = [];
-  const { client, second, unthrottled } = clientsFor(options.target, listener, runId, (answer) => void answers.push(answer));
+  const { client, second, unthrottled } = clientsFor(options.target, listener, runId, (answer) => {
+    answers.push(answer);
+    listener?.onAnswer?.(answer, currentCheck()?.checkId);
+  });
   const receiver = await startReceiver({ ...options.receiver, runId });
   // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
   const heldClock =
