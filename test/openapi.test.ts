@@ -145,7 +145,10 @@ describe('the OpenAPI document', () => {
     ] as const) {
       const operation = doc.paths[BASE + path]!['post']!;
       expect(operation.operationId).toBe(operationId);
-      expect(operation.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' } } } });
+      expect(operation.requestBody).toEqual({
+        required: false,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' }, example: {} } },
+      });
     }
   });
 
