@@ -3,8 +3,10 @@
 //
 //   dredd    the contract tester: every operation of the document, sent as it describes it, its answer
 //            checked against it; no hook, only the API key as a header (`--header`, as Dredd's docs say)
+//   prism-proxy  the closest maintained contract tester (Dredd passes nothing, for reasons of its own: see the
+//            page): each operation's example request sent through `prism proxy`, which checks each answer
 //   portman  generates a Postman collection with contract tests from the document and runs it with Newman;
-//            its config names only the API key (`securityOverwrites`), as Portman's docs say
+//            its config gives the API key (a collection variable) and signs a guest in first for the session
 //   prism    `prism mock` of the document, asked for every documented answer (2xx, and each error code by
 //            `Prefer: code=…, example=…`): it must answer the document's example, as written
 //
@@ -12,7 +14,7 @@
 // hundreds of packages). Each runs against its own `svc serve --port 0` on a temp data dir, so one
 // tool's writes never meet another's. Prints a table: tool, passed/total, %.
 //
-//   node scripts/peer-tools.mjs                   # all three
+//   node scripts/peer-tools.mjs                   # all four
 //   node scripts/peer-tools.mjs --only prism      # one (or a comma list)
 //   SVC_PEER_TOOLS_CACHE=/tmp/tools node scripts/peer-tools.mjs
 import { spawn, spawnSync } from 'node:child_process';
@@ -26,7 +28,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CACHE = process.env.SVC_PEER_TOOLS_CACHE ?? join(homedir(), '.cache', 'svc-peer-tools');
 const PACKAGES = ['dredd@14', '@apideck/portman@1', '@stoplight/prism-cli@5'];
-const TOOLS = ['dredd', 'portman', 'prism'];
+const TOOLS = ['dredd', 'prism-proxy', 'portman', 'prism'];
 /** The seeded Acme key (fixtures/default.json): a fresh emulator has it. */
 const API_KEY = 'sk_test_acmeLocalDevKey00000000000000001';
 /** How long one tool may run before it is stopped. */
@@ -36,7 +38,7 @@ const bin = (name) => join(CACHE, 'node_modules', '.bin', name);
 
 /** Installs the tools into the cache unless they are there. */
 function ensureTools() {
-  if (TOOLS.every((tool) => existsSync(bin(tool)))) return;
+  if (['dredd', 'portman', 'prism'].every((tool) => existsSync(bin(tool)))) return;
   mkdirSync(CACHE, { recursive: true });
   process.stderr.write(`peer-tools: installing ${PACKAGES.join(' ')} into ${CACHE} (once)…\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -96,10 +98,12 @@ async function freePort() {
 
 /** Dredd against the emulator: its own count of passing and failing transactions (those it skips by design aside). */
 async function dredd(documentFile, origin, dir) {
-  const proc = run(bin('dredd'), [documentFile, origin, '--header', `x-api-key: ${API_KEY}`, '--loglevel', 'warning'], { cwd: dir });
-  const output = (await proc.exited).output.replace(/\x1b\[[0-9;]*m/g, '');
-  const complete = output.match(/complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/);
-  if (!complete) {
+  // Its console output is cut short when piped (it exits before the pipe drains): the counts come from its xUnit report.
+  const report = join(dir, 'dredd.xml');
+  const args = [documentFile, origin, '--header', `x-api-key: ${API_KEY}`, '--loglevel', 'warning', '--color=false', '--reporter', 'xunit', '--output', report];
+  const output = (await run(bin('dredd'), args, { cwd: dir }).exited).output.replace(/\x1b\[[0-9;]*m/g, '');
+  const suite = existsSync(report) ? readFileSync(report, 'utf8').match(/<testsuite[^>]*>/)?.[0] : undefined;
+  if (suite === undefined) {
     const refusals = output.split('\n').filter((line) => /error:/.test(line));
     return {
       passed: 0,
@@ -107,15 +111,20 @@ async function dredd(documentFile, origin, dir) {
       note: `refused the document: ${refusals.length} errors, first: ${(refusals[0] ?? output.slice(-300)).replace(/^.*?error: /, '')}`,
     };
   }
-  const [, passing, failing, errors, skipped] = complete.map(Number);
-  const failed = output
-    .split('\n')
-    .filter((line) => /^fail: /.test(line))
-    .slice(0, 5);
+  const count = (name) => Number(suite.match(new RegExp(`${name}="(\\d+)"`))?.[1] ?? 0);
+  const [total, failing, errors, skipped] = [count('tests'), count('failures'), count('errors'), count('skip')];
+  const passing = total - failing - errors - skipped;
+  // Why transactions failed, by Dredd's own words (the first line of each failure), most frequent first.
+  const reasons = new Map();
+  for (const line of output.split('\n')) {
+    const reason = line.match(/^fail: (headers|body|statusCode): (.{0,90})/);
+    if (reason) reasons.set(`${reason[1]}: ${reason[2]}`, (reasons.get(`${reason[1]}: ${reason[2]}`) ?? 0) + 1);
+  }
+  const top = [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 3);
   return {
     passed: passing,
-    total: passing + failing + errors,
-    note: `${skipped} skipped (non-2xx answers, as Dredd does)${failed.length ? `; ${failed.join('; ')}` : ''}`,
+    total: total - skipped,
+    note: `${skipped} skipped; ${top.map(([reason, count]) => `${count}× ${reason}`).join('; ')}`,
   };
 }
 
@@ -300,6 +309,70 @@ async function prism(documentFile, dir) {
   }
 }
 
+/** The request of an operation's examples: its path with the parameters' examples, the query's, the body's. */
+function exampleRequest(template, item, method, operation) {
+  const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+  let path = template.replace(/\{([^}]+)\}/g, (_, name) =>
+    encodeURIComponent(parameterValue(parameters.find((p) => p.in === 'path' && p.name === name) ?? {})),
+  );
+  const query = parameters
+    .filter((p) => p.in === 'query' && (p.required || p.example !== undefined || p.schema?.example !== undefined))
+    .map((p) => `${encodeURIComponent(p.name)}=${encodeURIComponent(parameterValue(p))}`);
+  if (query.length > 0) path += `?${query.join('&')}`;
+  const body = exampleOf(operation.requestBody?.content?.['application/json'])?.value;
+  return { method: method.toUpperCase(), path, body: body ?? (operation.requestBody?.required ? {} : undefined) };
+}
+
+/**
+ * Prism as the contract tester, in front of the emulator (`prism proxy --errors=false`): every
+ * operation's example request, sent as the document gives it (a guest signed in first for the
+ * operations that act for a user), and each answer checked against the document by Prism, which
+ * names what breaks it in `sl-violations`. Passed: answers with no violation.
+ */
+async function prismProxy(documentFile, origin, dir) {
+  const port = await freePort();
+  const proc = run(bin('prism'), ['proxy', documentFile, origin, '--host', '127.0.0.1', '--port', String(port), '--errors=false'], { cwd: dir });
+  try {
+    await waitFor(proc, /Prism is listening/, 120_000, 'prism proxy');
+    const doc = JSON.parse(readFileSync(documentFile, 'utf8'));
+    const send = async ({ method, path, body }, session) => {
+      const headers = {
+        'x-api-key': API_KEY,
+        ...(session ? { authorization: `Bearer ${session}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      };
+      const answer = await fetch(`http://127.0.0.1:${port}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: answer.status, violations: answer.headers.get('sl-violations'), text: await answer.text() };
+    };
+    const guest = await send({ method: 'POST', path: '/v1/guests', body: {} });
+    const session = JSON.parse(guest.text)?.data?.session?.token;
+    let passed = 0;
+    let total = 0;
+    let success = 0;
+    const broken = [];
+    for (const [template, item] of Object.entries(doc.paths)) {
+      for (const method of ['get', 'post', 'put', 'patch', 'delete']) {
+        const operation = item[method];
+        if (!operation) continue;
+        const forUser = (operation.security ?? []).some((requirement) => 'SessionAuth' in requirement);
+        const answer = await send(exampleRequest(template, item, method, operation), forUser ? session : undefined);
+        total += 1;
+        if (answer.status < 300) success += 1;
+        if (answer.violations === null) passed += 1;
+        else broken.push(`${operation.operationId} ${answer.status}: ${answer.violations}`.slice(0, 160));
+      }
+    }
+    return {
+      passed,
+      total,
+      note: `${success} of ${total} answered 2xx, the rest a documented error${broken.length ? `; broke the document: ${broken.slice(0, 3).join('; ')}` : ''}`,
+    };
+  } finally {
+    proc.child.kill('SIGTERM');
+    await proc.exited;
+  }
+}
+
 async function main() {
   const { values } = parseArgs({ options: { only: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   if (values.help) {
@@ -326,12 +399,13 @@ async function main() {
       const documentFile = join(dir, 'openapi.json');
       writeFileSync(documentFile, await (await fetch(`${svc.origin}/v1/openapi.json`)).text());
       process.stderr.write(`peer-tools: ${tool} against ${svc.origin}…\n`);
-      const result =
-        tool === 'dredd'
-          ? await dredd(documentFile, svc.origin, dir)
-          : tool === 'portman'
-            ? await portman(documentFile, svc.origin, dir)
-            : await prism(documentFile, dir);
+      const runners = {
+        dredd: () => dredd(documentFile, svc.origin, dir),
+        'prism-proxy': () => prismProxy(documentFile, svc.origin, dir),
+        portman: () => portman(documentFile, svc.origin, dir),
+        prism: () => prism(documentFile, dir),
+      };
+      const result = await runners[tool]();
       rows.push({ tool, ...result });
     } catch (error) {
       rows.push({ tool, passed: 0, total: 0, note: `did not run: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` });
