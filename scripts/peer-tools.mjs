@@ -129,15 +129,32 @@ async function dredd(documentFile, origin, dir) {
 }
 
 /**
+ * Records a create makes that later operations name, as a Postman user chains requests: the
+ * answer's id is kept in a collection variable and sent as the later operations' path parameter.
+ */
+const CHAINS = [
+  { from: 'createApiKey', name: 'apiKeyId', to: ['revokeApiKey'] },
+  { from: 'createWebhook', name: 'webhookId', to: ['updateWebhook', 'sendTestEvent', 'listDeliveries', 'deleteWebhook'] },
+  { from: 'createGuest', name: 'guestId', to: ['getGuest', 'convertGuest', 'expireGuest'] },
+];
+
+/**
  * Portman's config: its contract tests on every operation; the API key as the collection variable
- * the generated requests send (`{{apiKey}}`); and, as a user of the API would, a guest signed in
- * first (POST /v1/guests answers a session) whose token the operations that act for a user send.
+ * the generated requests send (`{{apiKey}}`); a guest signed in first (POST /v1/guests answers a
+ * session) whose token the operations that act for a user send; and the ids of CHAINS, with the
+ * operations that use a record before the one that removes it.
  */
 function portmanConfig(doc) {
-  const operations = Object.values(doc.paths).flatMap((item) => Object.values(item).filter((operation) => operation?.operationId));
+  const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([, operation]) => operation?.operationId)
+      .map(([method, operation]) => ({ ...operation, key: `${method.toUpperCase()}::${path}`, path })),
+  );
+  const byId = new Map(operations.map((operation) => [operation.operationId, operation]));
   const forUser = operations
     .filter((operation) => (operation.security ?? []).some((requirement) => 'SessionAuth' in requirement))
     .map((operation) => operation.operationId);
+  const chained = CHAINS.filter((chain) => byId.has(chain.from));
   return {
     version: 1.0,
     tests: {
@@ -152,9 +169,14 @@ function portmanConfig(doc) {
         },
       ],
     },
-    assignVariables: [{ openApiOperationId: 'createGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] }],
-    overwrites:
-      forUser.length === 0
+    assignVariables: [
+      { openApiOperationId: 'createGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] },
+      // Converting the guest ends its session and answers the user's own: the operations after it act for that user.
+      { openApiOperationId: 'convertGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] },
+      ...chained.map((chain) => ({ openApiOperationId: chain.from, collectionVariables: [{ responseBodyProp: 'data.id', name: chain.name }] })),
+    ],
+    overwrites: [
+      ...(forUser.length === 0
         ? []
         : [
             {
@@ -165,8 +187,26 @@ function portmanConfig(doc) {
                 { key: 'Authorization', value: 'Bearer {{sessionToken}}' },
               ],
             },
-          ],
-    globals: { collectionVariables: { apiKey: API_KEY }, orderOfOperations: ['POST::/v1/guests'] },
+          ]),
+      ...chained.flatMap((chain) =>
+        chain.to
+          .filter((operationId) => byId.has(operationId))
+          .map((operationId) => ({
+            openApiOperationId: operationId,
+            overwriteRequestPathVariables: [{ key: byId.get(operationId).path.match(/\{([^}]+)\}/)?.[1] ?? 'id', value: `{{${chain.name}}}`, overwrite: true }],
+          })),
+      ),
+    ],
+    globals: {
+      collectionVariables: { apiKey: API_KEY },
+      orderOfOperations: [
+        'POST::/v1/guests',
+        ...chained
+          .flatMap((chain) => [chain.from, ...chain.to])
+          .map((operationId) => byId.get(operationId)?.key)
+          .filter(Boolean),
+      ],
+    },
   };
 }
 
