@@ -4,6 +4,7 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { API_BASE_PATH, baseApp, notFound, type AppOptions, type MethodsOfPath } from './app-base.js';
+import { ownUrl } from './base-url.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
@@ -116,7 +117,12 @@ export function createApp(rt: Runtime, options: AppOptions = {}) {
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));
   const described = apiRoutes(rt, health);
   const v1 = new OpenAPIHono<AppEnv>().route('/', described);
-  registerOpenApiDocument(v1, { version: options.version ?? '0.0.0', basePath: API_BASE_PATH, routes: () => Promise.resolve(described) });
+  registerOpenApiDocument(v1, {
+    version: options.version ?? '0.0.0',
+    basePath: API_BASE_PATH,
+    routes: () => Promise.resolve(described),
+    publicUrl: () => ownUrl(rt.options),
+  });
   app.notFound(notFound(declaredMethods(rt)));
   return app.route(API_BASE_PATH, v1);
 }
