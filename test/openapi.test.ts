@@ -81,8 +81,9 @@ describe('the OpenAPI document', () => {
 
   it('writes the base path into every path and the origin into servers, so that Prism matches requests as sent', () => {
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith(`${BASE}/`))).toEqual([]);
-    // The origin the document was asked for at (app.request's default here; test/openapi-gaps.test.ts asks at others).
-    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://localhost' })]);
+    // svc's own URL, not the origin the document was asked for at (app.request's http://localhost here;
+    // test/public-url.test.ts asks with other Hosts and gives --public-url).
+    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4010' })]);
   });
 
   it('describes itself, under a license', async () => {
