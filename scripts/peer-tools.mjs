@@ -170,14 +170,14 @@ const offset = parseInt(mac.slice(-1), 16);
 const code = (parseInt(mac.substr(offset * 2, 8), 16) & 0x7fffffff) % 1000000;
 pm.collectionVariables.set('totpCode', String(code).padStart(6, '0'));`;
 
-/** The example's Telegram login data, signed now: hash = HMAC-SHA256(data-check-string, SHA-256(bot token)). */
+/** The example's Telegram login data, signed now (`login`: the sandbox already has a `data`): hash = HMAC-SHA256(data-check-string, SHA-256(bot token)). */
 const TELEGRAM_SCRIPT = `
-const data = JSON.parse(pm.request.body.raw);
-delete data.hash;
-data.auth_date = Math.floor(Date.now() / 1000);
-const check = Object.keys(data).sort().map((key) => key + '=' + data[key]).join('\\n');
-data.hash = CryptoJS.HmacSHA256(check, CryptoJS.SHA256(pm.collectionVariables.get('telegramBotToken'))).toString(CryptoJS.enc.Hex);
-pm.request.body.update(JSON.stringify(data, null, 2));`;
+const login = JSON.parse(pm.request.body.raw);
+delete login.hash;
+login.auth_date = Math.floor(Date.now() / 1000);
+const check = Object.keys(login).sort().map((key) => key + '=' + login[key]).join('\\n');
+login.hash = CryptoJS.HmacSHA256(check, CryptoJS.SHA256(pm.collectionVariables.get('telegramBotToken'))).toString(CryptoJS.enc.Hex);
+pm.request.body.update(JSON.stringify(login, null, 2));`;
 
 /** A guest of its own to expire: the chained one was converted into a user by then. */
 const FRESH_GUEST_SCRIPT = `
