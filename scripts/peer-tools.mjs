@@ -6,7 +6,9 @@
 //   prism-proxy  the closest maintained contract tester (Dredd passes nothing, for reasons of its own: see the
 //            page): each operation's example request sent through `prism proxy`, which checks each answer
 //   portman  generates a Postman collection with contract tests from the document and runs it with Newman;
-//            its config gives the API key (a collection variable) and signs a guest in first for the session
+//            its config gives the API key (a collection variable), signs a guest in first for the session,
+//            orders creates before what needs them, chains their answers, and makes TOTP codes and
+//            Telegram's hash in pre-request scripts, as a Postman user would
 //   prism    `prism mock` of the document, asked for every documented answer (2xx, and each error code by
 //            `Prefer: code=…, example=…`): it must answer the document's example, as written
 //
