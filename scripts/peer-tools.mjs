@@ -132,14 +132,16 @@ async function dredd(documentFile, origin, dir) {
 
 /**
  * Records a create makes that later operations name, as a Postman user chains requests: the
- * answer's id is kept in a collection variable and sent as the later operations' path parameter.
+ * answer's id is kept in a collection variable (`name`) and sent as the later operations' path
+ * parameter. Each create runs before the operations it lists, in that order (those in another
+ * folder follow FOLDERS); a chain with no name only orders them.
  */
 const CHAINS = [
   { from: 'createApiKey', name: 'apiKeyId', to: ['revokeApiKey'] },
   { from: 'createWebhook', name: 'webhookId', to: ['updateWebhook', 'sendTestEvent', 'listDeliveries', 'deleteWebhook'] },
   { from: 'createGuest', name: 'guestId', to: ['getGuest', 'convertGuest', 'expireGuest'] },
   { from: 'createDelegatedSession', name: 'delegatedSessionId', to: ['getDelegatedSession', 'executeTransaction', 'queryContracts', 'revokeDelegatedSession'] },
-  { from: 'storeKeyShare', name: 'walletId', to: ['getKeyShares', 'recoverKey', 'deleteKeyShares'] },
+  { from: 'createWallet', name: 'walletId', to: ['getWallet', 'storeKeyShare', 'getKeyShares', 'recoverKey', 'deleteKeyShares'] },
   { from: 'setupMfa', to: ['verifyMfaSetup', 'createMfaChallenge', 'verifyMfa', 'getMfaStatus', 'disableMfa'] },
   { from: 'registerCustomDomain', to: ['verifyCustomDomain', 'removeCustomDomain'] },
 ];
@@ -240,13 +242,12 @@ function portmanConfig(doc) {
       // Converting the guest ends its session and answers the user's own: the operations after it act for that user.
       { openApiOperationId: 'convertGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] },
       ...chained
-        .filter((chain) => chain.name !== undefined && chain.name !== 'walletId')
+        .filter((chain) => chain.name !== undefined)
         .map((chain) => ({ openApiOperationId: chain.from, collectionVariables: [{ responseBodyProp: 'data.id', name: chain.name }] })),
-      // The wallet that user claims: its id, its party, and the two shares it answers once.
+      // The wallet that user claims: its party, and the two shares it answers once.
       {
         openApiOperationId: 'createWallet',
         collectionVariables: [
-          { responseBodyProp: 'data.id', name: 'walletId' },
           { responseBodyProp: 'data.partyId', name: 'partyId' },
           { responseBodyProp: 'data.deviceShare', name: 'deviceShare' },
           { responseBodyProp: 'data.recoveryShare', name: 'recoveryShare' },
@@ -322,7 +323,6 @@ function portmanConfig(doc) {
       orderOfFolders: FOLDERS,
       orderOfOperations: [
         'POST::/v1/guests',
-        'POST::/v1/users/me/wallet',
         ...chained
           .flatMap((chain) => [chain.from, ...chain.to])
           .map((operationId) => byId.get(operationId)?.key)
