@@ -6,7 +6,9 @@
 //   prism-proxy  the closest maintained contract tester (Dredd passes nothing, for reasons of its own: see the
 //            page): each operation's example request sent through `prism proxy`, which checks each answer
 //   portman  generates a Postman collection with contract tests from the document and runs it with Newman;
-//            its config gives the API key (a collection variable) and signs a guest in first for the session
+//            its config gives the API key (a collection variable), signs a guest in first for the session,
+//            orders creates before what needs them, chains their answers, and makes TOTP codes and
+//            Telegram's hash in pre-request scripts, as a Postman user would
 //   prism    `prism mock` of the document, asked for every documented answer (2xx, and each error code by
 //            `Prefer: code=…, example=…`): it must answer the document's example, as written
 //
@@ -130,19 +132,75 @@ async function dredd(documentFile, origin, dir) {
 
 /**
  * Records a create makes that later operations name, as a Postman user chains requests: the
- * answer's id is kept in a collection variable and sent as the later operations' path parameter.
+ * answer's id is kept in a collection variable (`name`) and sent as the later operations' path
+ * parameter. Each create runs before the operations it lists, in that order (those in another
+ * folder follow FOLDERS); a chain with no name only orders them.
  */
 const CHAINS = [
   { from: 'createApiKey', name: 'apiKeyId', to: ['revokeApiKey'] },
   { from: 'createWebhook', name: 'webhookId', to: ['updateWebhook', 'sendTestEvent', 'listDeliveries', 'deleteWebhook'] },
   { from: 'createGuest', name: 'guestId', to: ['getGuest', 'convertGuest', 'expireGuest'] },
+  { from: 'createDelegatedSession', name: 'delegatedSessionId', to: ['getDelegatedSession', 'executeTransaction', 'queryContracts', 'revokeDelegatedSession'] },
+  { from: 'createWallet', name: 'walletId', to: ['getWallet', 'storeKeyShare', 'getKeyShares', 'recoverKey', 'deleteKeyShares'] },
+  { from: 'setupMfa', to: ['verifyMfaSetup', 'createMfaChallenge', 'verifyMfa', 'getMfaStatus', 'disableMfa'] },
+  { from: 'registerCustomDomain', to: ['verifyCustomDomain', 'removeCustomDomain'] },
 ];
+
+/**
+ * Postman runs a collection folder by folder (a tag each), in this order first: the guest (and the
+ * user it becomes) before the wallet that user claims, the wallet before what needs it, MFA last.
+ */
+const FOLDERS = ['Guest sessions', 'Users', 'Delegated sessions', 'MPC key management', 'MFA'];
+
+/** The seeded Acme tenant's Telegram bot token (fixtures/default.json): the emulator keeps it, and never answers it. */
+function telegramBotToken() {
+  const fixture = JSON.parse(readFileSync(join(ROOT, 'fixtures', 'default.json'), 'utf8'));
+  return fixture.tenants.find((tenant) => tenant.apiKeys.some((key) => key.key === API_KEY))?.settings?.telegram?.botToken ?? '';
+}
+
+/**
+ * Pre-request scripts, as a Postman user writes them (CryptoJS is in Postman's sandbox). `totp`
+ * sets `{{totpCode}}`: RFC 6238 (HMAC-SHA1, 30 s, 6 digits) of the secret setupMfa answered.
+ */
+const TOTP_SCRIPT = `
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+let bits = '';
+for (const c of pm.collectionVariables.get('mfaSecret').replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+let key = '';
+for (let i = 0; i + 8 <= bits.length; i += 8) key += parseInt(bits.slice(i, i + 8), 2).toString(16).padStart(2, '0');
+const counter = Math.floor(Date.now() / 30000).toString(16).padStart(16, '0');
+const mac = CryptoJS.HmacSHA1(CryptoJS.enc.Hex.parse(counter), CryptoJS.enc.Hex.parse(key)).toString(CryptoJS.enc.Hex);
+const offset = parseInt(mac.slice(-1), 16);
+const code = (parseInt(mac.substr(offset * 2, 8), 16) & 0x7fffffff) % 1000000;
+pm.collectionVariables.set('totpCode', String(code).padStart(6, '0'));`;
+
+/** The example's Telegram login data, signed now (`login`: the sandbox already has a `data`): hash = HMAC-SHA256(data-check-string, SHA-256(bot token)). */
+const TELEGRAM_SCRIPT = `
+const login = JSON.parse(pm.request.body.raw);
+delete login.hash;
+login.auth_date = Math.floor(Date.now() / 1000);
+const check = Object.keys(login).sort().map((key) => key + '=' + login[key]).join('\\n');
+login.hash = CryptoJS.HmacSHA256(check, CryptoJS.SHA256(pm.collectionVariables.get('telegramBotToken'))).toString(CryptoJS.enc.Hex);
+pm.request.body.update(JSON.stringify(login, null, 2));`;
+
+/** A guest of its own to expire: the chained one was converted into a user by then. */
+const FRESH_GUEST_SCRIPT = `
+pm.sendRequest({
+  url: pm.collectionVariables.get('baseUrl') + '/v1/guests',
+  method: 'POST',
+  header: { 'x-api-key': pm.collectionVariables.get('apiKey'), 'Content-Type': 'application/json' },
+  body: { mode: 'raw', raw: '{}' },
+}, (error, answer) => {
+  if (!error) pm.collectionVariables.set('guestId', answer.json().data.id);
+});`;
 
 /**
  * Portman's config: its contract tests on every operation; the API key as the collection variable
  * the generated requests send (`{{apiKey}}`); a guest signed in first (POST /v1/guests answers a
- * session) whose token the operations that act for a user send; and the ids of CHAINS, with the
- * operations that use a record before the one that removes it.
+ * session) whose token the operations that act for a user send; the ids of CHAINS, with the
+ * operations that use a record before the one that removes it; the wallet the user claims, its
+ * shares and party; the delegated session's own token; TOTP codes and Telegram's hash made in
+ * pre-request scripts from the secret setupMfa answered and the tenant's bot token.
  */
 function portmanConfig(doc) {
   const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
@@ -154,7 +212,17 @@ function portmanConfig(doc) {
   const forUser = operations
     .filter((operation) => (operation.security ?? []).some((requirement) => 'SessionAuth' in requirement))
     .map((operation) => operation.operationId);
+  const forDelegated = operations
+    .filter((operation) => (operation.security ?? []).some((requirement) => 'DelegatedSessionAuth' in requirement))
+    .map((operation) => operation.operationId);
   const chained = CHAINS.filter((chain) => byId.has(chain.from));
+  const has = (operationId) => byId.has(operationId);
+  const body = (operationId, values) =>
+    has(operationId) ? [{ openApiOperationId: operationId, overwriteRequestBody: values.map(([key, value]) => ({ key, value, overwrite: true })) }] : [];
+  const preRequest = (operationIds, script) => {
+    const present = operationIds.filter(has);
+    return present.length === 0 ? [] : [{ openApiOperationIds: present, scripts: [script] }];
+  };
   return {
     version: 1.0,
     tests: {
@@ -173,7 +241,26 @@ function portmanConfig(doc) {
       { openApiOperationId: 'createGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] },
       // Converting the guest ends its session and answers the user's own: the operations after it act for that user.
       { openApiOperationId: 'convertGuest', collectionVariables: [{ responseBodyProp: 'data.session.token', name: 'sessionToken' }] },
-      ...chained.map((chain) => ({ openApiOperationId: chain.from, collectionVariables: [{ responseBodyProp: 'data.id', name: chain.name }] })),
+      ...chained
+        .filter((chain) => chain.name !== undefined)
+        .map((chain) => ({ openApiOperationId: chain.from, collectionVariables: [{ responseBodyProp: 'data.id', name: chain.name }] })),
+      // The wallet that user claims: its party, and the two shares it answers once.
+      {
+        openApiOperationId: 'createWallet',
+        collectionVariables: [
+          { responseBodyProp: 'data.partyId', name: 'partyId' },
+          { responseBodyProp: 'data.deviceShare', name: 'deviceShare' },
+          { responseBodyProp: 'data.recoveryShare', name: 'recoveryShare' },
+        ],
+      },
+      { openApiOperationId: 'createDelegatedSession', collectionVariables: [{ responseBodyProp: 'data.token', name: 'delegatedToken' }] },
+      { openApiOperationId: 'setupMfa', collectionVariables: [{ responseBodyProp: 'data.secret', name: 'mfaSecret' }] },
+      { openApiOperationId: 'createMfaChallenge', collectionVariables: [{ responseBodyProp: 'data.challengeId', name: 'mfaChallengeId' }] },
+    ].filter((assignment) => has(assignment.openApiOperationId)),
+    operationPreRequestScripts: [
+      ...preRequest(['verifyMfaSetup', 'verifyMfa'], TOTP_SCRIPT),
+      ...preRequest(['verifyTelegramAuth'], TELEGRAM_SCRIPT),
+      ...preRequest(['expireGuest'], FRESH_GUEST_SCRIPT),
     ],
     overwrites: [
       ...(forUser.length === 0
@@ -188,17 +275,52 @@ function portmanConfig(doc) {
               ],
             },
           ]),
-      ...chained.flatMap((chain) =>
-        chain.to
-          .filter((operationId) => byId.has(operationId))
-          .map((operationId) => ({
-            openApiOperationId: operationId,
-            overwriteRequestPathVariables: [{ key: byId.get(operationId).path.match(/\{([^}]+)\}/)?.[1] ?? 'id', value: `{{${chain.name}}}`, overwrite: true }],
-          })),
-      ),
+      ...(forDelegated.length === 0
+        ? []
+        : [
+            {
+              openApiOperationIds: forDelegated,
+              overwriteRequestHeaders: [
+                // The delegated session acts with its own token, which its create answered.
+                { key: 'x-api-key', value: '{{apiKey}}' },
+                { key: 'Authorization', value: 'Bearer {{delegatedToken}}' },
+              ],
+            },
+          ]),
+      ...chained
+        .filter((chain) => chain.name !== undefined)
+        .flatMap((chain) =>
+          chain.to
+            .filter((operationId) => has(operationId) && /\{[^}]+\}/.test(byId.get(operationId).path))
+            .map((operationId) => ({
+              openApiOperationId: operationId,
+              overwriteRequestPathVariables: [
+                { key: byId.get(operationId).path.match(/\{([^}]+)\}/)?.[1] ?? 'id', value: `{{${chain.name}}}`, overwrite: true },
+              ],
+            })),
+        ),
+      ...body('createDelegatedSession', [['walletId', '{{walletId}}']]),
+      ...body('executeTransaction', [
+        ['command.create.payload.issuer', '{{partyId}}'],
+        ['command.create.payload.owner', '{{partyId}}'],
+      ]),
+      ...body('storeKeyShare', [
+        ['walletId', '{{walletId}}'],
+        ['share', '{{deviceShare}}'],
+      ]),
+      ...body('recoverKey', [
+        ['walletId', '{{walletId}}'],
+        ['shares', ['{{deviceShare}}', '{{recoveryShare}}']],
+      ]),
+      ...body('verifyMfaSetup', [['code', '{{totpCode}}']]),
+      ...body('verifyMfa', [
+        ['challengeId', '{{mfaChallengeId}}'],
+        ['code', '{{totpCode}}'],
+      ]),
     ],
     globals: {
-      collectionVariables: { apiKey: API_KEY },
+      collectionVariables: { apiKey: API_KEY, telegramBotToken: telegramBotToken() },
+      orderOfFolders: FOLDERS,
       orderOfOperations: [
         'POST::/v1/guests',
         ...chained
