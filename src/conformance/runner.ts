@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, type Client, type FetchLike } from '../client/index.js';
 import { coverageOf, unknownCoverage, type Answer, type Coverage } from './coverage.js';
+import { ClockLane } from './clock-lane.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
@@ -170,6 +171,9 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const cleanups: Cleanup[] = [];
   const kept: string[] = [];
   const shared = new Map<string, Promise<unknown>>();
+  const clockLane = new ClockLane(client);
+  // Ctrl-C: a check waiting on the clock ends at once, and the clock is not moved again.
+  signal?.addEventListener('abort', () => clockLane.close(), { once: true });
   let counter = 0;
   const total = options.selected.length;
   const results: Array<CheckResult | undefined> = Array.from({ length: total }, () => undefined);
@@ -187,7 +191,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     for (; told < total; told += 1) if (results[told] !== undefined) listener?.onCheckEnd?.(results[told]!, told, total);
   };
 
-  const contextFor = (notes: string[]): CheckContext => ({
+  const contextFor = (check: Check, notes: string[]): CheckContext => ({
     runId,
     profile: options.profile,
     client,
@@ -206,15 +210,21 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       if (!shared.has(key)) shared.set(key, outsideChecks(make));
       return shared.get(key) as Promise<T>;
     },
+    stepClock: (by) => clockLane.step(check.id, by),
     note: (text) => void notes.push(text),
   });
 
   /** Runs one check in a scope of its own (scope.ts): its requests are counted, and refused once it has ended. */
-  const runCheck = async (check: Check): Promise<CheckResult> => {
+  const runCheck = async (check: Check, index: number): Promise<CheckResult> => {
+    // A check that uses the clock is one the clock lane waits for before it moves the clock; it
+    // starts once the clock stands still.
+    const usesClock = check.uses?.clock !== undefined;
+    if (usesClock) await clockLane.enter(check.id);
+    listener?.onCheckStart?.(check, index);
     const checkStarted = performance.now();
     const notes: string[] = [];
     const scope = new CheckScope(check.id, check.budget ?? DEFAULT_REQUEST_BUDGET);
-    const running = inCheck(scope, () => check.run(contextFor(notes)));
+    const running = inCheck(scope, () => check.run(contextFor(check, notes)));
     const ended = (outcome: CheckResult['outcome'], reason?: string): CheckResult => {
       // A check that spent its budget fails for that, whatever it made of the refused call.
       if (scope.budgetHit && outcome !== 'skipped') return resultOf(check, 'failed', checkStarted, notes, `request budget ${scope.budget} hit`, scope.requests);
@@ -238,6 +248,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       scope.stop('ended');
       running.catch(() => undefined);
       await scope.settled(options.target.timeoutMs);
+      if (usesClock) clockLane.leave(check.id);
     }
   };
 
@@ -259,8 +270,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
           const index = toRun[position]!;
           const { check } = options.selected[index]!;
           running += 1;
-          listener?.onCheckStart?.(check, index);
-          void runCheck(check)
+          void runCheck(check, index)
             .then((result) => {
               running -= 1;
               if (signal?.aborted === true) stopped = 'interrupted';
@@ -286,8 +296,10 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   tellRest();
   for (const index of missing) results[index] = resultOf(options.selected[index]!.check, 'skipped', performance.now(), [], notRun);
 
+  // The target's document is read while cleanup runs; the coverage counts cleanup's answers too.
+  const document = readDocument(client);
   const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
-  const coverage = await coverageFor(client, answers, receiver.eventTypes());
+  const coverage = coverageFor(await document, answers, receiver.eventTypes());
   await receiver.close();
   const clock = await heldClock?.release();
   return {
@@ -306,11 +318,21 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   };
 }
 
-/** The run's coverage of the target's own document (GET /openapi.json below the base URL). */
-async function coverageFor(client: Client, answers: readonly Answer[], events: string[]): Promise<Coverage> {
+/** The target's own document (GET /openapi.json below the base URL), or why it could not be read. */
+async function readDocument(client: Client): Promise<{ body: unknown } | { problem: string }> {
   try {
     const document = await client.request('GET', '/openapi.json');
-    if (!document.ok) return unknownCoverage(`GET ${document.request.path} answered ${document.status}`, events);
+    if (!document.ok) return { problem: `GET ${document.request.path} answered ${document.status}` };
+    return { body: document.body };
+  } catch (error) {
+    return { problem: `its OpenAPI document could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The run's coverage of the target's own document. */
+function coverageFor(document: { body: unknown } | { problem: string }, answers: readonly Answer[], events: string[]): Coverage {
+  if ('problem' in document) return unknownCoverage(document.problem, events);
+  try {
     return coverageOf(document.body, answers, events);
   } catch (error) {
     return unknownCoverage(`its OpenAPI document could not be read: ${error instanceof Error ? error.message : String(error)}`, events);

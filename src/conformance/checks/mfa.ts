@@ -210,7 +210,7 @@ export const mfaChecks: Check[] = [
     spec: 'part 3.3, part 7 (410), D5, D6, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: "moves the clock past an MFA challenge's expiresAt (5 minutes)" },
+    uses: { clock: 'steps', why: "steps the clock past an MFA challenge's expiresAt (5 minutes)" },
     run: async (ctx) => {
       const user = await enableMfa(ctx, await guestSession(ctx));
       const opened = await ctx.client.mfa.challenge(user.token);
