@@ -46,8 +46,13 @@ export function listLine(check: Check): string {
   return `${check.id}\t${check.tags.join(',')}\t${check.description}\t(spec: ${check.spec})\t[${flags.join(', ')}]`;
 }
 
-export function planText(selected: Selected[], context: { baseUrl: string; profile: string }): string {
+export function planText(selected: Selected[], context: { baseUrl: string; profile: string; ownTenants?: boolean }): string {
   const lines = [`Plan for ${context.baseUrl} (profile ${context.profile}): ${selected.length} checks; nothing has been sent but reads.`];
+  if (context.ownTenants === true) {
+    lines.push(
+      '--own-tenants: the run makes two tenants of its own (POST /_emulator/tenants), works only in them and removes them at the end with everything in them; your tenants get nothing of what follows. The emulator clock is shared: it still moves.',
+    );
+  }
   const writers = selected.filter(({ check, skipReason }) => check.creates && skipReason === undefined);
   lines.push(`${selected.length - writers.length} checks only read; ${writers.length} write:`);
   for (const { check } of writers) {

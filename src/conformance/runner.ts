@@ -9,6 +9,7 @@ import { createClient, type Client, type FetchLike } from '../client/index.js';
 import { coverageOf, unknownCoverage, type Answer, type Coverage } from './coverage.js';
 import { ClockLane } from './clock-lane.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
+import { makeOwnTenants } from './own-tenants.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
 import { CheckScope, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
@@ -61,6 +62,8 @@ export interface RunReport {
   clock?: ClockMove;
   /** The operations and statuses of the target's document the run exercised, and the event types it was sent (coverage.ts). */
   coverage: Coverage;
+  /** With `ownTenants`: the ids of the tenants the run made and removed. */
+  ownTenants?: string[];
 }
 
 export interface RunOptions {
@@ -75,6 +78,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   listener?: RunListener;
   runId?: string;
+  /**
+   * Work in two tenants of the run's own, made through the control plane and removed at the end
+   * with everything in them (own-tenants.ts): the target's keys are not used. Needs svc's control plane.
+   */
+  ownTenants?: boolean;
 }
 
 /** Eight lower-case base-36 characters: names stay short and searchable in any case. */
@@ -153,6 +161,24 @@ function aborted(signal: AbortSignal | undefined): Promise<never> {
 
 export async function runSuite(options: RunOptions): Promise<RunReport> {
   const runId = options.runId ?? newRunId();
+  if (options.ownTenants !== true) return runIn(options, runId);
+  // The tenants are removed whatever becomes of the run: after failures, Ctrl-C, or a run that broke.
+  const own = await makeOwnTenants(options.target, runId);
+  let removed: CleanupResult[] = [];
+  const removeTenants = async (): Promise<void> => {
+    // Last, after the run's own cleanup: removing a tenant removes everything in it.
+    removed = await own.remove();
+    for (const entry of removed) options.listener?.onCleanup?.(entry);
+  };
+  const report = await runIn({ ...options, target: own.target }, runId).catch(async (error: unknown) => {
+    await removeTenants();
+    throw error;
+  });
+  await removeTenants();
+  return { ...report, cleanup: [...report.cleanup, ...removed], ownTenants: own.ids };
+}
+
+async function runIn(options: RunOptions, runId: string): Promise<RunReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
