@@ -212,7 +212,7 @@ export const passkeyChecks: Check[] = [
     spec: 'part 7 (410), D6, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock past a challenge (5 minutes 1 second)' },
+    uses: { clock: 'steps', why: 'steps the clock past a challenge (5 minutes 1 second)' },
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
