@@ -78,6 +78,14 @@ export const billingChecks: Check[] = [
         `${portalPage.status}: the page does not lead back to ${RETURN}`,
         portalPage,
       );
+      // Neither changes the plan: a checkout does once it is paid, a portal once a plan is chosen in it.
+      const after = await ctx.client.billing.usage();
+      expect(
+        after.ok && after.body.data.plan === usage.plan,
+        'D13: a checkout not paid and a portal not used leave the plan as it was',
+        `plan ${after.ok ? after.body.data.plan : after.status}, was ${usage.plan}`,
+        after,
+      );
       expectErrorCode(
         await ctx.client.request('POST', '/billing/checkout', { body: { plan: 'platinum', successUrl: RETURN, cancelUrl: RETURN } }),
         400,
@@ -94,7 +102,6 @@ export const billingChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: { clock: 'moves', why: "moves the clock past a billing portal link's expiresAt (an hour)" },
-    readsBack: ['createPortalSession'],
     run: async (ctx) => {
       const created = await ctx.client.billing.portal({ returnUrl: RETURN });
       const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');

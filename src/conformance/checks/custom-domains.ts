@@ -4,6 +4,7 @@
  */
 import { envelope } from '../../schemas/common.js';
 import { CustomDomain, DeletedDomain } from '../../schemas/custom-domains.js';
+import { Tenant } from '../../schemas/tenant.js';
 import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check } from '../types.js';
@@ -14,11 +15,11 @@ export const customDomainChecks: Check[] = [
     id: 'custom-domains.lifecycle',
     tags: ['custom-domains'],
     description:
-      'register a domain (201, pending, TXT _svc-verify record); verify without the record (400) leaves it pending, as registering it again (200) reads; remove it (200): verify and remove are then 404, and it registers anew (201)',
+      'register a domain (201, pending, TXT _svc-verify record); verify without the record (400) leaves it pending, as registering it again (200) reads; remove it (200): verify and remove are then 404, and it registers anew (201); GET /tenant allows it as no WebAuthn origin',
     spec: 'part 4 (Custom domains), D13, D15',
     profile: 'emulator',
     creates: true,
-    // The API has no GET of the domain: registering the same domain again answers the record as it stands (D15).
+    // The API has no GET of the domain: registering the same domain again answers the record as it stands (D15), and GET /tenant the origins a verified one adds.
     readsBack: ['registerCustomDomain', 'verifyCustomDomain', 'removeCustomDomain'],
     run: async (ctx) => {
       const domain = `${ctx.runId}.conformance.example`;
@@ -65,6 +66,15 @@ export const customDomainChecks: Check[] = [
         'D15: a removed domain registers anew',
         `${fresh.id} ${fresh.status}, removed ${data.id}`,
         anew,
+      );
+      // A domain allows its https origin for WebAuthn once verified (D13): none of these writes verified one.
+      const tenant = await ctx.client.tenant.get();
+      const { origins } = expectShape(tenant, envelope(Tenant), 'D15: GET /tenant').data.settings.webauthn;
+      expect(
+        !origins.includes(`https://${domain}`),
+        'D13: a domain not verified is no WebAuthn origin of the tenant',
+        `GET /tenant allows https://${domain}`,
+        tenant,
       );
     },
   },

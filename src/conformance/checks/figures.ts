@@ -6,6 +6,7 @@
  */
 import { Analytics, ANALYTICS_PERIODS, type AnalyticsView } from '../../schemas/analytics.js';
 import { BillingUsage } from '../../schemas/billing.js';
+import { Wallet } from '../../schemas/wallets.js';
 import { envelope } from '../../schemas/common.js';
 import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import type { Check, CheckContext } from '../types.js';
@@ -243,5 +244,15 @@ async function movesExactly(ctx: CheckContext): Promise<boolean> {
   for (const name of Object.keys(wantUsage) as Array<keyof typeof wantUsage>) {
     expect(grew(name) === wantUsage[name], billing, `usage.${name} moved by ${grew(name)}, not ${wantUsage[name]}`, later.result);
   }
+  // After the figures (its own call would count between them): the wallet is read as the claim answered it.
+  const read = await ctx.client.users.getWallet(guest.token);
+  const { data: wallet } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
+  const answered = claimed.ok ? claimed.body.data : undefined;
+  expect(
+    wallet.id === answered?.id && wallet.publicKey === answered.publicKey && wallet.userId === guest.userId,
+    'D15: GET /users/me/wallet reads back the wallet the claim answered',
+    `${wallet.id} ${wallet.publicKey}, claimed ${answered?.id} ${answered?.publicKey}`,
+    read,
+  );
   return false;
 }

@@ -45,7 +45,6 @@ export const walletChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
-    readsBack: ['createWallet'],
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const { data: claimed } = expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
@@ -79,10 +78,8 @@ export const walletChecks: Check[] = [
     readsBack: ['recoverKey'],
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
-      const [result, read] = await Promise.all([
-        ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] }),
-        ctx.client.users.getWallet(wallet.token),
-      ]);
+      const result = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] });
+      const read = await ctx.client.users.getWallet(wallet.token);
       const { data } = expectShape(result, envelope(RecoveredKey), 'D15: recover answers walletId, publicKey, privateKey');
       const { data: held } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
       expect(
@@ -363,7 +360,6 @@ export const walletChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (a minute)" },
-    readsBack: ['createDelegatedSession'],
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
       const left = Date.parse(session.expiresAt) - (await emulatorNow(ctx));

@@ -229,7 +229,6 @@ export const webhookRetryChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: WALKS_RETRY_SCHEDULE,
-    readsBack: ['sendTestEvent'],
     run: async (ctx) => {
       const { answered, retries, speed, hook, deliveryId } = await deadDelivery(ctx);
       const slack = 1_000 * Math.max(1, speed);

@@ -65,11 +65,11 @@ export const webhookChecks: Check[] = [
     id: 'webhooks.update',
     tags: ['webhooks'],
     description:
-      'PATCH /webhooks/:id with a new url and events: GET /webhooks lists what it sent, and the next test event goes to the new url, none to the old',
+      'PATCH /webhooks/:id with a new url and events: GET /webhooks lists what it sent; the next test event goes to the new url, none to the old, and its delivery is listed',
     spec: 'part 2, part 4, part 6',
     profile: 'spec',
     creates: true,
-    readsBack: ['updateWebhook'],
+    readsBack: ['updateWebhook', 'sendTestEvent'],
     run: async (ctx) => {
       const quiet = quietEventType(ctx);
       const hook = await wireWebhook(ctx, 'update', [quiet]);
@@ -83,9 +83,13 @@ export const webhookChecks: Check[] = [
       expectListedAs(await listedWebhook(ctx, hook.id), sent, 'part 4: GET /webhooks lists the url and events PATCH sent');
       const answer = await ctx.client.request('POST', `/webhooks/${hook.id}/test`, { body: {} });
       expectStatus(answer, [200, 201, 202, 204], 'part 6: POST /webhooks/:id/test sends a test event');
-      await arrival(ctx.receiver.waitFor(sent.url, 1, arrivalTimeout(ctx)), 'part 6: events go to the url PATCH set', answer);
+      const [delivery] = await arrival(ctx.receiver.waitFor(sent.url, 1, arrivalTimeout(ctx)), 'part 6: events go to the url PATCH set', answer);
       const old = ctx.receiver.received(hook.url).length;
       expect(old === 0, 'part 6: events go to the url PATCH set', `the old url was sent ${old} deliveries after the PATCH`);
+      const eventId = header(delivery!, 'x-service-event-id') ?? '(no X-Service-Event-Id)';
+      const deliveries = await ctx.client.request('GET', `/webhooks/${hook.id}/deliveries`);
+      expectStatus(deliveries, 200, 'part 6: GET /webhooks/:id/deliveries lists the deliveries');
+      expect(deliveries.text.includes(eventId), 'part 6: the test event sent is listed in its deliveries', `${eventId} is not listed`, deliveries);
     },
   },
   {
@@ -191,7 +195,6 @@ export const webhookChecks: Check[] = [
     spec: 'D8, D15',
     profile: 'emulator',
     creates: true,
-    readsBack: ['sendTestEvent'],
     run: async (ctx) => {
       const { answer, delivery, payload } = await testDelivery(ctx);
       const { data } = expectShape(answer, envelope(Delivery), 'D15: the test answer is the delivery');
@@ -248,7 +251,6 @@ export const webhookChecks: Check[] = [
     spec: 'D9, D15',
     profile: 'emulator',
     creates: true,
-    readsBack: ['sendTestEvent'],
     run: async (ctx) => {
       const { hook, delivery, answer } = await testDelivery(ctx);
       const { data: sent } = expectShape(answer, envelope(Delivery), 'D15: the test answer is the delivery');
@@ -275,7 +277,6 @@ export const webhookChecks: Check[] = [
     spec: 'D8',
     profile: 'emulator',
     creates: true,
-    readsBack: ['updateWebhook'],
     run: async (ctx) => {
       const hook = await wireWebhook(ctx, 'rotate', [quietEventType(ctx)]);
       const rotated = await ctx.client.webhooks.update(hook.id, { rotateSecret: true });
