@@ -145,7 +145,9 @@ const CASES: Case[] = [
   {
     name: 'query shows the contract with another payload than execute created',
     breakage: {
-      response: onOk('POST', /^\/v1\/delegated-sessions\/dsn_\w+\/query/, (b) => b['data'].forEach((c: Record<string, unknown>) => void (c['payload'] = {}))),
+      response: onOk('POST', /^\/v1\/delegated-sessions\/dsn_\w+\/query/, (b) =>
+        b['data'].forEach((c: Record<string, unknown>) => void (c['payload'] = { run: 'another' })),
+      ),
     },
     failing: 'delegated-sessions.execute-query',
     rule: 'query reads back the contract execute created',

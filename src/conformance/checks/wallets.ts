@@ -180,7 +180,9 @@ export const walletChecks: Check[] = [
         read,
       );
       expect(
-        JSON.stringify(data.permissions) === JSON.stringify(sent.permissions) && data.maxCommands === null,
+        // The lists sent, in their order; a deployment may add fields of its own to the object.
+        JSON.stringify([data.permissions.templates, data.permissions.choices]) === JSON.stringify([sent.permissions.templates, sent.permissions.choices]) &&
+          data.maxCommands === null,
         rule,
         `permissions ${JSON.stringify(data.permissions)}, maxCommands ${data.maxCommands}`,
         read,
@@ -211,8 +213,9 @@ export const walletChecks: Check[] = [
       const page = expectShape(found, paginated(Contract), 'D15: query answers a page of contracts');
       const contract = page.data.find((c) => c.contractId === event.contractId);
       expect(contract !== undefined, 'D13: query returns active contracts by template', 'the new contract is missing', found);
+      // The field sent, as sent: a deployment may add fields of its own to a contract's payload.
       expect(
-        contract.status === 'active' && contract.templateId === TEMPLATE && JSON.stringify(contract.payload) === JSON.stringify(payload),
+        contract.status === 'active' && contract.templateId === TEMPLATE && contract.payload['run'] === payload.run,
         'D13: query reads back the contract execute created',
         `${contract.status} ${contract.templateId} ${JSON.stringify(contract.payload)}`,
         found,
