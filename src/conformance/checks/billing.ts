@@ -7,10 +7,15 @@ import { BillingUsage, CheckoutBody, CheckoutSession, PortalSession } from '../.
 import { envelope } from '../../schemas/common.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode, expectSuccess } from '../shapes.js';
-import type { Check } from '../types.js';
+import type { Check, CheckContext } from '../types.js';
 import { advanceClock, emulatorNow } from './sessions.js';
 
 const RETURN = 'http://127.0.0.1:9/conformance';
+
+/** The emulator serves the provider's pages itself: a link's path, at the target's origin (a proxy may stand before it). */
+function providerPage(ctx: CheckContext, url: string): string {
+  return `${new URL(ctx.client.options.baseUrl).origin}${new URL(url).pathname}`;
+}
 
 export const billingChecks: Check[] = [
   {
@@ -39,6 +44,7 @@ export const billingChecks: Check[] = [
     spec: 'part 4 (Billing), D13, D15',
     profile: 'emulator',
     creates: true,
+    readsBack: ['createCheckoutSession', 'createPortalSession'],
     run: async (ctx) => {
       // A used tenant may be on any plan: the checkout is for one it is not on.
       const { data: usage } = expectShape(await ctx.client.billing.usage(), envelope(BillingUsage), 'D15: the billing usage names the plan');
@@ -47,13 +53,38 @@ export const billingChecks: Check[] = [
       expectStatus(checkout, 201, 'D15: checkout is created');
       const { data } = expectShape(checkout, envelope(CheckoutSession), 'D13: checkout answers { id: cs_test_…, url }');
       expect(data.id.startsWith('cs_test_') && URL.canParse(data.url), 'D13: a cs_test_ id and the provider page URL', `${data.id} ${data.url}`, checkout);
+      expect(
+        data.plan === plan && data.status === 'open',
+        'D15: checkout answers the plan asked, open',
+        `${data.plan} ${data.status}, asked ${plan}`,
+        checkout,
+      );
+      // The provider's page is the checkout's read: it opens and offers the plan asked.
+      const page = await ctx.client.request('GET', providerPage(ctx, data.url), { apiKey: null });
+      expect(
+        page.status === 200 && page.text.includes(`${plan} plan`) && page.text.includes(data.id),
+        "D13: the checkout's provider page offers the plan the checkout asked",
+        `${page.status}: the page does not offer the ${plan} plan of ${data.id}`,
+        page,
+      );
       const portal = await ctx.client.billing.portal({ returnUrl: RETURN });
       expectStatus(portal, 201, 'D15: a portal session is created');
+      const { data: opened } = expectShape(portal, envelope(PortalSession), 'D13: portal answers { id: bps_…, url }');
+      expect(opened.id.startsWith('bps_'), 'D13: a bps_ id', 'wrong id', portal);
+      const portalPage = await ctx.client.request('GET', providerPage(ctx, opened.url), { apiKey: null });
       expect(
-        expectShape(portal, envelope(PortalSession), 'D13: portal answers { id: bps_…, url }').data.id.startsWith('bps_'),
-        'D13: a bps_ id',
-        'wrong id',
-        portal,
+        portalPage.status === 200 && portalPage.text.includes(RETURN),
+        "D13: the portal's provider page opens, leading back to the returnUrl sent",
+        `${portalPage.status}: the page does not lead back to ${RETURN}`,
+        portalPage,
+      );
+      // Neither changes the plan: a checkout does once it is paid, a portal once a plan is chosen in it.
+      const after = await ctx.client.billing.usage();
+      expect(
+        after.ok && after.body.data.plan === usage.plan,
+        'D13: a checkout not paid and a portal not used leave the plan as it was',
+        `plan ${after.ok ? after.body.data.plan : after.status}, was ${usage.plan}`,
+        after,
       );
       expectErrorCode(
         await ctx.client.request('POST', '/billing/checkout', { body: { plan: 'platinum', successUrl: RETURN, cancelUrl: RETURN } }),
@@ -74,8 +105,7 @@ export const billingChecks: Check[] = [
     run: async (ctx) => {
       const created = await ctx.client.billing.portal({ returnUrl: RETURN });
       const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');
-      // The emulator serves the provider's pages itself: the link's path, at the target's origin (a proxy may stand before it).
-      const page = `${new URL(ctx.client.options.baseUrl).origin}${new URL(data.url).pathname}`;
+      const page = providerPage(ctx, data.url);
       const left = Date.parse(data.expiresAt) - (await emulatorNow(ctx));
       await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
       const before = await ctx.client.request('GET', page, { apiKey: null });

@@ -4,6 +4,7 @@
  */
 import { envelope } from '../../schemas/common.js';
 import { CustomDomain, DeletedDomain } from '../../schemas/custom-domains.js';
+import { Tenant } from '../../schemas/tenant.js';
 import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check } from '../types.js';
@@ -13,10 +14,13 @@ export const customDomainChecks: Check[] = [
   {
     id: 'custom-domains.lifecycle',
     tags: ['custom-domains'],
-    description: 'register a domain (201, pending, TXT _svc-verify record), verify without the record (400), remove it (200), remove again (404)',
+    description:
+      'register a domain (201, pending, TXT _svc-verify record); verify without the record (400) leaves it pending, as registering it again (200) reads; remove it (200): verify and remove are then 404, and it registers anew (201); GET /tenant allows it as no WebAuthn origin',
     spec: 'part 4 (Custom domains), D13, D15',
     profile: 'emulator',
     creates: true,
+    // The API has no GET of the domain: registering the same domain again answers the record as it stands (D15), and GET /tenant the origins a verified one adds.
+    readsBack: ['registerCustomDomain', 'verifyCustomDomain', 'removeCustomDomain'],
     run: async (ctx) => {
       const domain = `${ctx.runId}.conformance.example`;
       const result = await ctx.client.customDomains.register(domain);
@@ -34,9 +38,44 @@ export const customDomainChecks: Check[] = [
       );
       const verify = await ctx.client.customDomains.verify();
       expect(verify.status === 400 || verify.status === 503, 'D13: without the TXT record verification fails', `got ${verify.status}`, verify);
+      const again = await ctx.client.customDomains.register(domain);
+      expectStatus(again, 200, 'D15: the same domain registered again answers the record it has (200)');
+      const { data: held } = expectShape(again, envelope(CustomDomain), 'D15: the domain and its verification record');
+      expect(
+        held.id === data.id && held.domain === domain && JSON.stringify(held.verification) === JSON.stringify(data.verification),
+        'D15: registering the same domain again reads back the one registered',
+        `${held.id} ${held.domain} ${JSON.stringify(held.verification)}, registered ${data.id}`,
+        again,
+      );
+      expect(
+        held.status === 'pending' && held.verifiedAt === null,
+        'D13: a verification that failed leaves the domain pending',
+        `status ${held.status}, verifiedAt ${held.verifiedAt}`,
+        again,
+      );
       const removed = await ctx.client.customDomains.remove();
       expectShape(removed, envelope(DeletedDomain), 'D15: DELETE /custom-domains answers { domain, deleted }');
+      expectErrorCode(await ctx.client.customDomains.verify(), 404, 'not_found', 'part 7: a removed domain is not found to verify (404)');
       expectErrorCode(await ctx.client.customDomains.remove(), 404, 'not_found', 'part 7: no domain left to remove is 404');
+      // Removed, the name is free: it registers anew, a new record (the run's cleanup removes it).
+      const anew = await ctx.client.customDomains.register(domain);
+      expectStatus(anew, 201, 'D15: a removed domain registers anew (201)');
+      const { data: fresh } = expectShape(anew, envelope(CustomDomain), 'D15: the domain and its verification record');
+      expect(
+        fresh.id !== data.id && fresh.status === 'pending',
+        'D15: a removed domain registers anew',
+        `${fresh.id} ${fresh.status}, removed ${data.id}`,
+        anew,
+      );
+      // A domain allows its https origin for WebAuthn once verified (D13): none of these writes verified one.
+      const tenant = await ctx.client.tenant.get();
+      const { origins } = expectShape(tenant, envelope(Tenant), 'D15: GET /tenant').data.settings.webauthn;
+      expect(
+        !origins.includes(`https://${domain}`),
+        'D13: a domain not verified is no WebAuthn origin of the tenant',
+        `GET /tenant allows https://${domain}`,
+        tenant,
+      );
     },
   },
   {

@@ -6,10 +6,12 @@
  */
 import { Analytics, ANALYTICS_PERIODS, type AnalyticsView } from '../../schemas/analytics.js';
 import { BillingUsage } from '../../schemas/billing.js';
+import { Wallet } from '../../schemas/wallets.js';
 import { envelope } from '../../schemas/common.js';
-import { expect, expectShape } from '../expect.js';
+import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, emulatorNow } from './sessions.js';
+import { advanceClock, emulatorNow, guestSession } from './sessions.js';
+import { sessionSettingsForRun } from './settings.js';
 import { createUser } from './support.js';
 
 /** How long a usage figure may lag the calls it counts (processes store their counts every 5 s). */
@@ -157,3 +159,100 @@ export const figureChecks: Check[] = [
     },
   },
 ];
+
+/** Real milliseconds between reads of a figure that lags (several processes behind one address). */
+const SETTLE_STEP_MS = 250;
+
+/**
+ * Figures moved by exactly what one check did. It runs alone, at the end of a run: between
+ * its two reads no other check makes a call or a record, so every call and record of the
+ * tenant in between is its own. The calls are counted whichever side of a read a deployment
+ * counts it on: between two reads a figure of calls moves by the calls made between them, plus one read.
+ */
+export const exactFigureChecks: Check[] = [
+  {
+    id: 'analytics.moves-exactly',
+    tags: ['analytics', 'billing', 'figures'],
+    description:
+      "run alone: a new user, a guest and its wallet move today's newUsers, signIns and walletsCreated (analytics) and monthlyActiveUsers and wallets (billing usage) by exactly one each, and apiCalls in both by exactly the calls made",
+    spec: 'part 4 (Billing: current usage), part 8 (analytics), D15',
+    profile: 'emulator',
+    creates: true,
+    uses: { alone: true, why: 'counts every call and record of the tenant between two reads: no other check may make one meanwhile' },
+    readsBack: ['createWallet'],
+    run: async (ctx) => {
+      // The run's session settings are made once, by calls of their own: before the first read.
+      await sessionSettingsForRun(ctx);
+      for (let attempt = 1; ; attempt += 1) {
+        const turned = await movesExactly(ctx);
+        if (!turned) return;
+        // The emulator's day turned between the reads: the figures are of two days; once more.
+        if (attempt === 2) throw new CheckSkip("the emulator's day turned between the reads twice");
+        ctx.note("the emulator's day turned between the reads: measured again");
+      }
+    },
+  },
+];
+
+async function usage(ctx: CheckContext) {
+  const result = await ctx.client.billing.usage();
+  return { result, data: expectShape(result, envelope(BillingUsage), 'D15: GET /billing/usage').data };
+}
+
+/** One measure: reads, a user, a guest and its wallet, reads again. Answers whether the day turned between the reads. */
+async function movesExactly(ctx: CheckContext): Promise<boolean> {
+  const before = { usage: await usage(ctx), analytics: await analytics(ctx, '7d') };
+  await createUser(ctx, 'tally');
+  const guest = await guestSession(ctx);
+  const claimed = await ctx.client.users.createWallet(guest.token);
+  expectStatus(claimed, 201, 'part 4: POST /users/me/wallet claims the guest user wallet');
+  // Calls between the analytics reads: the user, the guest, the wallet; between the usage reads, those and each analytics read.
+  const made = 3;
+  let after = await analytics(ctx, '7d');
+  let analyticsReads = 1;
+  for (
+    const until = Date.now() + USAGE_SETTLE_MS;
+    after.data.totals.apiCalls - before.analytics.data.totals.apiCalls < made + analyticsReads && Date.now() < until;
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+    after = await analytics(ctx, '7d');
+    analyticsReads += 1;
+  }
+  let later = await usage(ctx);
+  let usageReads = 1;
+  const usageCalls = (): number => 1 + made + analyticsReads + usageReads;
+  for (const until = Date.now() + USAGE_SETTLE_MS; later.data.usage.apiCalls - before.usage.data.usage.apiCalls < usageCalls() && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
+    later = await usage(ctx);
+    usageReads += 1;
+  }
+  const today = before.analytics.data.series.at(-1)!;
+  const same = after.data.series.at(-1)!;
+  if (same.date !== today.date || later.data.period.from !== before.usage.data.period.from) return true;
+
+  const rule = "D15/part 8: today's analytics move by exactly what the run did";
+  const moved = (name: 'newUsers' | 'signIns' | 'walletsCreated' | 'apiCalls') => same[name] - today[name];
+  const want = { newUsers: 1, signIns: 1, walletsCreated: 1, apiCalls: made + analyticsReads } as const;
+  for (const name of Object.keys(want) as Array<keyof typeof want>) {
+    expect(moved(name) === want[name], rule, `${name} moved by ${moved(name)} on ${today.date}, not ${want[name]}`, after.result);
+    const total = after.data.totals[name] - before.analytics.data.totals[name];
+    expect(total === want[name], rule, `totals.${name} moved by ${total}, not ${want[name]}`, after.result);
+  }
+  const billing = "D15: this month's billing usage moves by exactly what the run did";
+  const grew = (name: 'apiCalls' | 'monthlyActiveUsers' | 'wallets') => later.data.usage[name] - before.usage.data.usage[name];
+  const wantUsage = { apiCalls: usageCalls(), monthlyActiveUsers: 1, wallets: 1 } as const;
+  for (const name of Object.keys(wantUsage) as Array<keyof typeof wantUsage>) {
+    expect(grew(name) === wantUsage[name], billing, `usage.${name} moved by ${grew(name)}, not ${wantUsage[name]}`, later.result);
+  }
+  // After the figures (its own call would count between them): the wallet is read as the claim answered it.
+  const read = await ctx.client.users.getWallet(guest.token);
+  const { data: wallet } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
+  const answered = claimed.ok ? claimed.body.data : undefined;
+  expect(
+    wallet.id === answered?.id && wallet.publicKey === answered.publicKey && wallet.userId === guest.userId,
+    'D15: GET /users/me/wallet reads back the wallet the claim answered',
+    `${wallet.id} ${wallet.publicKey}, claimed ${answered?.id} ${answered?.publicKey}`,
+    read,
+  );
+  return false;
+}

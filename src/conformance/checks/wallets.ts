@@ -12,7 +12,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, advancePast, claimedWallet, expectClockTimes, guestSession, HOLDS_SESSION } from './sessions.js';
+import { advanceClock, advancePast, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION } from './sessions.js';
 import { removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -27,15 +27,12 @@ export function ed25519PublicKey(seedHex: string): string {
 
 async function delegatedSession(ctx: CheckContext, expiresIn = '1h') {
   const wallet = await claimedWallet(ctx);
-  const result = await ctx.client.delegatedSessions.create(wallet.token, {
-    walletId: wallet.walletId,
-    permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] },
-    expiresIn,
-  });
+  const sent = { walletId: wallet.walletId, permissions: { templates: [TEMPLATE], choices: ['Archive', 'Touch'] }, expiresIn };
+  const result = await ctx.client.delegatedSessions.create(wallet.token, sent);
   expectStatus(result, 201, 'D15: POST /delegated-sessions creates a session');
   const { data } = expectShape(result, envelope(CreatedDelegatedSession), 'D15: the delegated session and its token (once)');
   ctx.defer({ description: `delegated session ${data.id}`, stage: 'first', run: () => removal(ctx.client.delegatedSessions.revoke(wallet.token, data.id)) });
-  return { wallet, session: data, result };
+  return { wallet, session: data, sent, result };
 }
 
 export const walletChecks: Check[] = [
@@ -50,13 +47,20 @@ export const walletChecks: Check[] = [
     uses: HOLDS_SESSION,
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
-      expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
+      const { data: claimed } = expectShape(wallet.result, envelope(ClaimedWallet), 'D15: the claimed wallet fields');
       const read = await ctx.client.users.getWallet(wallet.token);
       const { data } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
       expect(
         data.id === wallet.walletId && !read.text.includes(wallet.deviceShare),
         'D13: the shares are answered once, at the claim',
         'GET shows a share or another wallet',
+        read,
+      );
+      const differ = (['userId', 'partyId', 'publicKey', 'createdAt'] as const).filter((field) => data[field] !== claimed[field]);
+      expect(
+        differ.length === 0 && data.userId === wallet.userId,
+        "D15: GET /users/me/wallet reads back the wallet the claim answered, the user's own",
+        differ.map((field) => `${field} ${data[field]}, claimed ${claimed[field]}`).join('; ') || `userId ${data.userId}, the user ${wallet.userId}`,
         read,
       );
       expectErrorCode(await ctx.client.users.createWallet(wallet.token), 409, 'conflict', 'D13: a wallet is claimed once');
@@ -70,14 +74,18 @@ export const walletChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    // Recovery stores nothing: what it answers is confirmed against the wallet as GET /users/me/wallet reads it.
+    readsBack: ['recoverKey'],
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const result = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare, wallet.recoveryShare] });
+      const read = await ctx.client.users.getWallet(wallet.token);
       const { data } = expectShape(result, envelope(RecoveredKey), 'D15: recover answers walletId, publicKey, privateKey');
+      const { data: held } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
       expect(
-        ed25519PublicKey(data.privateKey) === wallet.publicKey && data.publicKey === wallet.publicKey,
+        ed25519PublicKey(data.privateKey) === held.publicKey && data.publicKey === held.publicKey && data.walletId === held.id,
         'D13: 2 of 3 shares rebuild the wallet key',
-        'the recovered seed does not give the wallet public key',
+        'the recovered seed does not give the public key GET /users/me/wallet reads',
         result,
       );
       const one = await ctx.client.mpc.recover(wallet.token, { walletId: wallet.walletId, shares: [wallet.deviceShare] });
@@ -87,31 +95,38 @@ export const walletChecks: Check[] = [
   {
     id: 'mpc.shares',
     tags: ['mpc', 'wallets'],
-    description: 'a key share is stored (201) and retrieved with the wallet; DELETE counts the shares it deleted, and none is retrieved after',
+    description:
+      'a key share is stored (201) and retrieved as stored; DELETE counts the shares it deleted, and none is retrieved after; stored again, it is retrieved again',
     spec: 'part 4 (MPC), D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['storeKeyShare', 'deleteKeyShares'],
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
-      const stored = await ctx.client.mpc.storeShare(wallet.token, {
-        walletId: wallet.walletId,
-        shareIndex: 2,
-        share: wallet.deviceShare,
-        label: ctx.name('share'),
-      });
+      const sent = { walletId: wallet.walletId, shareIndex: 2, share: wallet.deviceShare, label: ctx.name('share') };
+      const stored = await ctx.client.mpc.storeShare(wallet.token, sent);
       expectStatus(stored, 201, 'D15: POST /mpc/shares stores a share');
       const storedId = expectShape(stored, envelope(StoredShare), 'D15: the stored share fields').data.id;
-      const shares = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
-      const { data } = expectShape(shares, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
-      expect(
-        data.some((s) => s.share === wallet.deviceShare),
-        'D15: the stored share is retrieved',
-        'not among the shares',
-        shares,
-      );
+      const retrieve = async () => {
+        const result = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
+        return { result, data: expectShape(result, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares').data };
+      };
+      /** The stored share is retrieved with what POST sent: its index, label and bytes. */
+      const expectRetrieved = ({ result, data }: Awaited<ReturnType<typeof retrieve>>, id: string, rule: string) => {
+        const share = data.find((s) => s.id === id);
+        expect(share !== undefined, rule, `${id} is not among the shares`, result);
+        expect(
+          share.share === sent.share && share.shareIndex === sent.shareIndex && share.label === sent.label && share.source === 'client',
+          rule,
+          `retrieved index ${share.shareIndex}, label ${share.label}, source ${share.source}${share.share === sent.share ? '' : ', other bytes'}`,
+          result,
+        );
+      };
+      const shares = await retrieve();
+      expectRetrieved(shares, storedId, 'D15: the stored share is retrieved as POST /mpc/shares sent it');
       // Only this check stores shares of the run's wallet: every client share listed is one to delete.
-      const clientShares = data.filter((s) => s.source === 'client').length;
+      const clientShares = shares.data.filter((s) => s.source === 'client').length;
       const deleted = await ctx.client.mpc.deleteShares(wallet.token, wallet.walletId);
       const { data: answer } = expectShape(deleted, envelope(DeletedShares), 'D15: DELETE /mpc/shares/:walletId answers the count');
       expect(
@@ -120,52 +135,89 @@ export const walletChecks: Check[] = [
         `deleted ${answer.deleted}, ${clientShares} stored`,
         deleted,
       );
-      const after = await ctx.client.mpc.getShares(wallet.token, wallet.walletId);
-      const { data: left } = expectShape(after, list(KeyShare), 'D15: GET /mpc/shares/:walletId lists the shares');
+      const after = await retrieve();
       expect(
-        !left.some((s) => s.id === storedId) && left.every((s) => s.source === 'server'),
+        !after.data.some((s) => s.id === storedId) && after.data.every((s) => s.source === 'server'),
         'part 4: deleted key shares are no longer retrieved',
-        `${left.filter((s) => s.source === 'client').length} stored shares still listed`,
-        after,
+        `${after.data.filter((s) => s.source === 'client').length} stored shares still listed`,
+        after.result,
+      );
+      // The index is free again: the same share is stored anew, retrieved, and deleted as one.
+      const again = await ctx.client.mpc.storeShare(wallet.token, sent);
+      expectStatus(again, 201, 'D15: a share deleted can be stored again');
+      const againId = expectShape(again, envelope(StoredShare), 'D15: the stored share fields').data.id;
+      expectRetrieved(await retrieve(), againId, 'D15: a share stored again is retrieved');
+      const removed = await ctx.client.mpc.deleteShares(wallet.token, wallet.walletId);
+      expect(
+        removed.ok && removed.body.data.deleted === 1,
+        'D15: DELETE /mpc/shares/:walletId counts the stored shares it deleted',
+        `deleted ${removed.ok ? removed.body.data.deleted : removed.status}, 1 stored`,
+        removed,
       );
     },
   },
   {
     id: 'delegated-sessions.create',
     tags: ['delegated-sessions'],
-    description: 'POST /delegated-sessions answers 201 with id, status active, expiresAt, permissions and a dst_ token; GET answers it without the token',
+    description:
+      'POST /delegated-sessions answers 201 with id, status active, expiresAt, permissions and a dst_ token; GET reads back what was sent, without the token',
     spec: 'part 4 (Delegated sessions), D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['createDelegatedSession'],
     run: async (ctx) => {
-      const { wallet, session } = await delegatedSession(ctx);
+      const { wallet, session, sent } = await delegatedSession(ctx);
       expect(session.status === 'active', 'D15: a new delegated session is active', session.status);
       const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
-      expectShape(read, envelope(DelegatedSession), 'D15: GET /delegated-sessions/:id');
+      const { data } = expectShape(read, envelope(DelegatedSession), 'D15: GET /delegated-sessions/:id');
       expect(!read.text.includes(session.token), 'D15: the token is answered only at creation', 'GET shows the token', read);
+      const rule = 'D15: GET /delegated-sessions/:id reads back the session POST made';
+      expect(
+        data.status === 'active' && data.walletId === sent.walletId && data.userId === wallet.userId,
+        rule,
+        `${data.status}, wallet ${data.walletId}`,
+        read,
+      );
+      expect(
+        // The lists sent, in their order; a deployment may add fields of its own to the object.
+        JSON.stringify([data.permissions.templates, data.permissions.choices]) === JSON.stringify([sent.permissions.templates, sent.permissions.choices]) &&
+          data.maxCommands === null,
+        rule,
+        `permissions ${JSON.stringify(data.permissions)}, maxCommands ${data.maxCommands}`,
+        read,
+      );
+      const lives = Date.parse(data.expiresAt) - Date.parse(data.createdAt);
+      expect(data.expiresAt === session.expiresAt && lives === 3_600_000, rule, `expiresAt ${data.expiresAt}: ${lives} ms after createdAt, expiresIn 1h`, read);
     },
   },
   {
     id: 'delegated-sessions.execute-query',
     tags: ['delegated-sessions'],
-    description: 'the delegate creates a contract, finds it with query, archives it, and no longer finds it',
+    description:
+      "the delegate creates a contract, finds it with query (its payload as sent), archives it, and no longer finds it; the session's usage counts exactly those commands and queries",
     spec: 'part 4 (execute, query), D13, D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    // A query writes nothing on the ledger: what it confirms is what execute did, and the session's usage counts it.
+    readsBack: ['executeTransaction', 'queryContracts'],
     run: async (ctx) => {
-      const { session } = await delegatedSession(ctx);
-      const created = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload: { run: ctx.runId } } });
+      const { wallet, session } = await delegatedSession(ctx);
+      const payload = { run: ctx.runId };
+      const created = await ctx.client.delegatedSessions.execute(session.token, session.id, { create: { templateId: TEMPLATE, payload } });
       const tx = expectShape(created, envelope(Transaction), 'D15: execute answers the transaction').data;
       const event = tx.events.find((e) => e.type === 'created');
       expect(tx.status === 'completed' && event !== undefined, 'D13: a create command completes with a created event', `status ${tx.status}`, created);
       const found = await ctx.client.delegatedSessions.query(session.token, session.id, { templateId: TEMPLATE });
       const page = expectShape(found, paginated(Contract), 'D15: query answers a page of contracts');
+      const contract = page.data.find((c) => c.contractId === event.contractId);
+      expect(contract !== undefined, 'D13: query returns active contracts by template', 'the new contract is missing', found);
+      // The field sent, as sent: a deployment may add fields of its own to a contract's payload.
       expect(
-        page.data.some((c) => c.contractId === event.contractId),
-        'D13: query returns active contracts by template',
-        'the new contract is missing',
+        contract.status === 'active' && contract.templateId === TEMPLATE && contract.payload['run'] === payload.run,
+        'D13: query reads back the contract execute created',
+        `${contract.status} ${contract.templateId} ${JSON.stringify(contract.payload)}`,
         found,
       );
       const archived = await ctx.client.delegatedSessions.execute(session.token, session.id, { exercise: { contractId: event.contractId, choice: 'Archive' } });
@@ -176,6 +228,15 @@ export const walletChecks: Check[] = [
         'D13: query returns active contracts only',
         'the archived contract is still active',
         after,
+      );
+      // Only this check uses the session: its usage is exactly two commands run and two queries.
+      const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
+      const { usage, lastUsedAt } = expectShape(read, envelope(DelegatedSession), 'D15: GET /delegated-sessions/:id').data;
+      expect(
+        usage.commands === 2 && usage.completed === 2 && usage.failed === 0 && usage.denied === 0 && usage.queries === 2 && lastUsedAt !== null,
+        "D15: a delegated session's usage counts exactly the commands and queries it ran",
+        `usage ${JSON.stringify(usage)} after 2 commands and 2 queries, lastUsedAt ${lastUsedAt}`,
+        read,
       );
     },
   },
@@ -203,6 +264,7 @@ export const walletChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['revokeDelegatedSession'],
     run: async (ctx) => {
       const { wallet, session } = await delegatedSession(ctx);
       const revoked = await ctx.client.delegatedSessions.revoke(wallet.token, session.id);
@@ -221,21 +283,23 @@ export const walletChecks: Check[] = [
       // Its owner still reads it, in the state the revocation left.
       const read = await ctx.client.delegatedSessions.get(wallet.token, session.id);
       expect(
-        read.ok && read.body.data.status === 'revoked',
+        read.ok && read.body.data.status === 'revoked' && read.body.data.revokedAt !== null,
         'D4/D15: a revoked session is read revoked',
-        `status ${read.ok ? read.body.data.status : read.status}`,
+        `status ${read.ok ? `${read.body.data.status}, revokedAt ${read.body.data.revokedAt}` : read.status}`,
         read,
       );
+      expectErrorCode(await ctx.client.delegatedSessions.query(session.token, session.id), 410, 'session_expired', 'D4: a revoked session is 410');
     },
   },
   {
     id: 'delegated-sessions.max-commands',
     tags: ['delegated-sessions'],
-    description: 'a session with maxCommands 1 runs one command; the next is 403 permission_denied',
+    description: 'a session with maxCommands 1 runs one command; the next is 403 permission_denied; its usage reads 1 run, 1 denied, 0 remaining',
     spec: 'D6, D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['executeTransaction'],
     run: async (ctx) => {
       const wallet = await claimedWallet(ctx);
       const created = await ctx.client.delegatedSessions.create(wallet.token, {
@@ -257,6 +321,14 @@ export const walletChecks: Check[] = [
         403,
         'permission_denied',
         'D15: maxCommands caps the commands in all',
+      );
+      const read = await ctx.client.delegatedSessions.get(wallet.token, data.id);
+      const { usage } = expectShape(read, envelope(DelegatedSession), 'D15: GET /delegated-sessions/:id').data;
+      expect(
+        usage.commands === 1 && usage.denied === 1 && usage.remaining === 0,
+        'D15: the usage reads back the command run and the one refused, none remaining',
+        `usage ${JSON.stringify(usage)}`,
+        read,
       );
     },
   },
@@ -286,14 +358,18 @@ export const walletChecks: Check[] = [
   {
     id: 'delegated-sessions.expiry',
     tags: ['delegated-sessions', 'clock'],
-    description: 'a delegated session past its expiresIn (emulator clock) is 410 session_expired',
+    description: 'a delegated session works until the expiresAt it reports (emulator clock; 5 s before, 200) and is 410 session_expired once past it',
     spec: 'part 3.3, D4, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'steps', why: "steps the clock past a delegated session's expiresIn (61 s)" },
+    uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (a minute)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
-      const now = await advanceClock(ctx, '61s');
+      const left = Date.parse(session.expiresAt) - (await emulatorNow(ctx));
+      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const before = await ctx.client.delegatedSessions.query(session.token, session.id);
+      expectStatus(before, 200, `D4/D10: a delegated session works until its expiresAt ${session.expiresAt} (emulator clock): 5 s before`);
+      const now = await advanceClock(ctx, '6s');
       const result = await ctx.client.delegatedSessions.query(session.token, session.id);
       expectErrorCode(result, 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
       expectClockTimes(result, now, 'D6/D10: a session the clock ended names the emulator and the real time in details');

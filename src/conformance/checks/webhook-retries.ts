@@ -4,7 +4,8 @@
  * emulator the control plane's clock advance walks the whole schedule into the DLQ.
  */
 import { list } from '../../schemas/common.js';
-import { Delivery } from '../../schemas/webhooks.js';
+import { Delivery, type DeliveryView } from '../../schemas/webhooks.js';
+import type { ApiResult } from '../../client/index.js';
 import { EVENT_ID_HEADER } from '../../webhooks/signature.js';
 import { expect, expectShape, expectStatus, fail } from '../expect.js';
 import type { ReceivedDelivery } from '../receiver.js';
@@ -44,12 +45,31 @@ async function advance(ctx: CheckContext, by: string): Promise<void> {
 interface DeadDelivery {
   hook: WiredWebhook;
   deliveryId: string;
+  /** The delivery as the test answered it, after its first attempt. */
+  answered: DeliveryView;
   arrivals: ReceivedDelivery[];
+  /** For each retry in turn: what the delivery reported before it came, and when on the emulator clock it came. */
+  retries: RetrySeen[];
   /** Emulated seconds per real second (--clock-speed): timings are judged with that much slack. */
   speed: number;
 }
 
-/** A failing receiver walked through the whole schedule on the emulator clock: six requests, then the DLQ. */
+/** One retry of the walk: the delivery as GET ?status=failed listed it before, and the move of the clock that brought it. */
+interface RetrySeen {
+  /** The listing's answer, and the delivery in it (undefined when ?status=failed did not list it). */
+  listing: ApiResult<unknown>;
+  listed: DeliveryView | undefined;
+  /** The emulator clock before and after the move of the clock during which the retry arrived (ms). */
+  cameFrom: number;
+  cameBy: number;
+}
+
+/**
+ * A failing receiver walked through the whole schedule on the emulator clock: six requests,
+ * then the DLQ. Before each retry the delivery is read under ?status=failed, and the clock is
+ * moved to a second before the nextAttemptAt it reports, then past it: the move during which
+ * the retry arrives is kept, for webhooks.next-attempt-at to hold the reported time to.
+ */
 function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
   return ctx.shared('webhook-dead-delivery', async () => {
     const hook = await wireWebhook(ctx, 'failing', [quietEventType(ctx)], () => 500);
@@ -67,17 +87,33 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
       ctx.client.emulator.clock(),
     ]);
     const speed = clock.ok ? clock.body.data.speed : 1;
+    let now = clock.ok ? Date.parse(clock.body.data.now) : Number.NaN;
+    const retries: RetrySeen[] = [];
+    /** Moves the clock; a retry that arrived meanwhile came during this move. */
+    const move = async (result: Promise<ApiResult<{ data: { now: string } }>>, rule: string): Promise<void> => {
+      const moved = await result;
+      expectStatus(moved, 200, rule);
+      const from = now;
+      now = moved.ok ? Date.parse(moved.body.data.now) : Number.NaN;
+      const came = ctx.receiver.received(hook.url).length - 1;
+      for (const seen of retries.slice(0, came)) if (Number.isNaN(seen.cameBy)) Object.assign(seen, { cameFrom: from, cameBy: now });
+    };
+    const advance = (by: string) => move(ctx.client.emulator.advance(by), `D10: POST /_emulator/clock/advance {"by":"${by}"}`);
+    const waiting = async (): Promise<void> => {
+      const listing = await ctx.client.webhooks.deliveries(hook.id, { status: 'failed' });
+      const listed = listing.ok ? listing.body.data.find((d) => d.id === deliveryId) : undefined;
+      retries.push({ listing, listed, cameFrom: Number.NaN, cameBy: Number.NaN });
+    };
+    await waiting();
     // The probe looks 59 s after the first attempt. The clock ran on (in real time) while the
     // attempt was awaited, and a step of 59 s from there would reach the retry due a minute after
     // the attempt on a slow machine; so the clock is set to 58 s after the attempt, then advanced
     // 1 s (an advance sends every attempt due on the way before it answers).
     const firstAt = Date.parse(answer.body.data.attempts[0]?.at ?? '');
     const setAt = firstAt + 58_000;
-    const now = clock.ok ? Date.parse(clock.body.data.now) : Number.NaN;
     if (speed === 1 && setAt > now) {
-      const set = await ctx.client.emulator.setClock({ now: new Date(setAt).toISOString() });
-      expectStatus(set, 200, 'D10: POST /_emulator/clock {"now": …} sets the clock');
-      await advance(ctx, '1s');
+      await move(ctx.client.emulator.setClock({ now: new Date(setAt).toISOString() }), 'D10: POST /_emulator/clock {"now": …} sets the clock');
+      await advance('1s');
       expect(
         ctx.receiver.received(hook.url).length === 1,
         'part 6: the first retry waits 1 minute',
@@ -90,13 +126,25 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
           ? `clock speed ${speed}: the early-retry probe is left out`
           : '58 s or more passed on the emulator clock since the first attempt: the early-retry probe is left out',
       );
-      await advance(ctx, '59s');
+      await advance('59s');
     }
     for (const [index, delay] of SPEC_RETRY_DELAYS.entries()) {
-      await advance(ctx, index === 0 ? '1s' : delay);
+      if (index === 0) {
+        await advance('1s');
+      } else {
+        await waiting();
+        // To a second before the time the delivery reports, then past it (speed 1; on a faster clock, the delay).
+        const due = Date.parse(retries[index]!.listed?.nextAttemptAt ?? '');
+        if (speed === 1 && due - 1_000 - now >= 1) await advance(`${Math.floor(due - 1_000 - now)}ms`);
+        await advance(speed === 1 && Number.isFinite(due) ? '1s' : delay);
+      }
+      // A retry later than the time reported: the rest of the delay brings it.
+      if (ctx.receiver.received(hook.url).length < index + 2) await advance(delay);
       await arrival(ctx.receiver.waitFor(hook.url, index + 2, arrivalTimeout(ctx)), `part 6: retry ${index + 1} comes ${delay} after failure ${index + 1}`);
+      // Arrived only after the move answered (a clock running fast on its own): it came by the clock's now.
+      if (Number.isNaN(retries[index]!.cameBy)) await move(ctx.client.emulator.clock(), 'D10: GET /_emulator/clock');
     }
-    return { hook, deliveryId, arrivals: ctx.receiver.received(hook.url), speed };
+    return { hook, deliveryId, answered: answer.body.data, arrivals: ctx.receiver.received(hook.url), retries, speed };
   });
 }
 
@@ -172,6 +220,59 @@ export const webhookRetryChecks: Check[] = [
         `gap ${wrong + 1} is ${Math.round((gaps[wrong] ?? 0) / 1000)} s, expected ${DELAY_MS[wrong]! / 1000} s`,
         result,
       );
+    },
+  },
+  {
+    id: 'webhooks.next-attempt-at',
+    tags: ['webhooks', 'retries'],
+    description:
+      'while a delivery waits for a retry it is listed under ?status=failed with a nextAttemptAt, and the retry comes then on the emulator clock: not a second before, and the attempt is recorded at that time',
+    spec: 'part 3.1, part 6, D9, D10',
+    profile: 'emulator',
+    creates: true,
+    uses: WALKS_RETRY_SCHEDULE,
+    run: async (ctx) => {
+      const { answered, retries, speed, hook, deliveryId } = await deadDelivery(ctx);
+      const slack = 1_000 * Math.max(1, speed);
+      const firstAt = Date.parse(answered.attempts[0]!.at);
+      expect(
+        Math.abs(Date.parse(answered.nextAttemptAt ?? '') - firstAt - DELAY_MS[0]!) <= slack,
+        'part 6: a failed delivery is due again 1 minute after its first attempt',
+        `the test answered nextAttemptAt ${answered.nextAttemptAt} after an attempt at ${answered.attempts[0]!.at}`,
+      );
+      const at = (ms: number): string => (Number.isNaN(ms) ? '?' : new Date(ms).toISOString());
+      for (const [index, { listing, listed, cameFrom, cameBy }] of retries.entries()) {
+        const rule = `D9: retry ${index + 1} comes at the nextAttemptAt the delivery reported`;
+        expect(
+          listed !== undefined,
+          'D9: a delivery waiting for a retry is listed under ?status=failed',
+          `${deliveryId} is missing before retry ${index + 1}`,
+          listing,
+        );
+        expect(listed.status === 'failed', 'D9: ?status=failed lists failed deliveries', `${deliveryId} is listed ${listed.status}`, listing);
+        const due = Date.parse(listed.nextAttemptAt ?? '');
+        expect(Number.isFinite(due), rule, `nextAttemptAt is ${listed.nextAttemptAt} while a retry is still to come`, listing);
+        expect(due <= cameBy + slack, rule, `it came before ${listed.nextAttemptAt}: while the clock moved from ${at(cameFrom)} to ${at(cameBy)}`, listing);
+        expect(
+          due > cameFrom - slack,
+          rule,
+          `nothing came at ${listed.nextAttemptAt}: it came while the clock moved from ${at(cameFrom)} to ${at(cameBy)}`,
+          listing,
+        );
+      }
+      const result = await ctx.client.webhooks.deliveries(hook.id);
+      const { data } = expectShape(result, list(Delivery), 'D9: deliveries with their attempts');
+      const dead = data.find((d) => d.id === deliveryId) ?? fail('D9: every delivery is listed', `${deliveryId} is missing`, result);
+      for (const [index, { listed }] of retries.entries()) {
+        const recorded = dead.attempts[index + 1]?.at;
+        expect(
+          Math.abs(Date.parse(recorded ?? '') - Date.parse(listed!.nextAttemptAt!)) <= slack,
+          'D9: a retry is recorded at the time its nextAttemptAt named',
+          `attempt ${index + 2} is recorded at ${recorded}, nextAttemptAt was ${listed!.nextAttemptAt}`,
+          result,
+        );
+      }
+      expect(dead.nextAttemptAt === null, 'D9: a dead delivery is due never again (nextAttemptAt null)', `nextAttemptAt ${dead.nextAttemptAt}`, result);
     },
   },
   {

@@ -5,7 +5,9 @@
  */
 import type { ApiResult } from '../../client/index.js';
 import { verifySignature, WebhookVerificationError, EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../../webhooks/signature.js';
-import { CheckFailure, CheckSkip, expect, expectStatus, fail } from '../expect.js';
+import { list } from '../../schemas/common.js';
+import { Delivery } from '../../schemas/webhooks.js';
+import { CheckFailure, CheckSkip, expect, expectShape, expectStatus, fail } from '../expect.js';
 import { ReceiverTimeout, type ReceivedDelivery, type Responder } from '../receiver.js';
 import { stringField } from '../shapes.js';
 import type { CheckContext } from '../types.js';
@@ -14,6 +16,9 @@ import { created, createUser, removal, type CreatedUser } from './support.js';
 export interface WiredWebhook {
   id: string;
   url: string;
+  /** What the creation sent besides the url: the events, and on the emulator a description naming the run. */
+  events: string[];
+  description: string | undefined;
   /** The signing secret when the creation answer carries one (D8); the spec does not show how it is issued. */
   secret: string | undefined;
   result: ApiResult<unknown>;
@@ -36,13 +41,69 @@ export function arrivalTimeout(ctx: CheckContext): number {
 export async function wireWebhook(ctx: CheckContext, label: string, events: string[], respond?: Responder): Promise<WiredWebhook> {
   const url = ctx.receiver.endpoint(label, respond);
   // The spec's registration input is url and events; the emulator (D15) also keeps a description naming the run.
-  const body = ctx.profile === 'emulator' ? { url, events, description: ctx.name(label) } : { url, events };
+  const description = ctx.profile === 'emulator' ? ctx.name(label) : undefined;
+  const body = description === undefined ? { url, events } : { url, events, description };
   const result = await ctx.client.request('POST', '/webhooks', { body });
   const data = created(result, 'part 4: create webhook (POST /webhooks {url, events}) must succeed');
   const id = stringField(data, 'id', 'a created webhook has an id', result);
   ctx.defer({ description: `webhook ${id} → ${url}`, stage: 'webhooks', run: () => removeWebhook(ctx, id) });
   const secret = typeof data['secret'] === 'string' ? data['secret'] : undefined;
-  return { id, url, secret, result };
+  return { id, url, events, description, secret, result };
+}
+
+/**
+ * The webhook as GET /webhooks lists it (part 2: the listing is `{ data: [...] }`), or
+ * undefined when it is not listed: the read that confirms what a create, an update or a
+ * delete did (the API has no GET of one webhook).
+ */
+export async function listedWebhook(ctx: CheckContext, id: string): Promise<{ result: ApiResult<unknown>; item: Record<string, unknown> | undefined }> {
+  const result = await ctx.client.request('GET', '/webhooks');
+  expectStatus(result, 200, 'part 4: GET /webhooks lists the webhooks');
+  const data = (result.body as { data?: unknown } | undefined)?.data;
+  expect(Array.isArray(data), 'part 2: GET /webhooks answers { data: [...] }', `body ${result.text.slice(0, 200)}`, result);
+  const item = (data as unknown[]).find(
+    (entry): entry is Record<string, unknown> => typeof entry === 'object' && entry !== null && (entry as { id?: unknown }).id === id,
+  );
+  return { result, item };
+}
+
+/** Whether `listed` holds the same event types as `sent`, in any order. */
+export function sameEvents(listed: unknown, sent: readonly string[]): boolean {
+  return Array.isArray(listed) && JSON.stringify((listed as unknown[]).map(String).sort()) === JSON.stringify([...sent].sort());
+}
+
+/**
+ * Holds the listed webhook to what the run sent it: each field given, as sent (events in any
+ * order). `rule` names what sent them (a create, a PATCH).
+ */
+export function expectListedAs(
+  listed: { result: ApiResult<unknown>; item: Record<string, unknown> | undefined },
+  sent: { url?: string; events?: readonly string[]; description?: string | undefined; enabled?: boolean },
+  rule: string,
+): void {
+  const { item, result } = listed;
+  expect(item !== undefined, rule, 'the webhook is not in GET /webhooks', result);
+  if (sent.url !== undefined) expect(item['url'] === sent.url, rule, `listed url ${JSON.stringify(item['url'])}, sent ${sent.url}`, result);
+  if (sent.events !== undefined) {
+    expect(sameEvents(item['events'], sent.events), rule, `listed events ${JSON.stringify(item['events'])}, sent ${JSON.stringify(sent.events)}`, result);
+  }
+  if (sent.description !== undefined) {
+    expect(item['description'] === sent.description, rule, `listed description ${JSON.stringify(item['description'])}, sent ${sent.description}`, result);
+  }
+  if (sent.enabled !== undefined)
+    expect(item['enabled'] === sent.enabled, rule, `listed enabled ${JSON.stringify(item['enabled'])}, sent ${sent.enabled}`, result);
+}
+
+/**
+ * How many deliveries of `eventType` the webhook has, from GET /webhooks/:id/deliveries. On
+ * the emulator deliveries are planned in the event's own write (D8): once the call that
+ * causes an event has answered, its deliveries are listed, so a count before and after tells
+ * at once whether the webhook was sent it.
+ */
+export async function deliveriesOf(ctx: CheckContext, hookId: string, eventType: string): Promise<{ result: ApiResult<unknown>; count: number }> {
+  const result = await ctx.client.webhooks.deliveries(hookId);
+  const { data } = expectShape(result, list(Delivery), 'D9: GET /webhooks/:id/deliveries');
+  return { result, count: data.filter((delivery) => delivery.eventType === eventType).length };
 }
 
 /** Real time a webhook's removal waits for its deliveries in flight to end. */
