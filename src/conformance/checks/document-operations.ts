@@ -152,13 +152,14 @@ export interface RefusedInput {
   what: string;
 }
 
-export function refusedInput(ctx: CheckContext, operation: DocumentOperation): RefusedInput | undefined {
-  const path = concretePath(operation, runOwnedId(ctx, 'missing'));
+/** The refused input of `operation`, its other path ids `missing` (one no deployment holds); undefined when it takes none the checks can refuse. */
+export function refusedInput(operation: DocumentOperation, missing: string): RefusedInput | undefined {
+  const path = concretePath(operation, missing);
   if (operation.body) return { path, body: [], what: 'a body that is no JSON object' };
   for (const parameter of operation.pathParameters) {
     const value = refusedValue(parameter);
     if (value !== undefined)
-      return { path: operation.path.replace(`{${parameter.name}}`, value).replace(/\{[^}]+\}/g, runOwnedId(ctx, 'missing')), what: `path ${parameter.name}` };
+      return { path: operation.path.replace(`{${parameter.name}}`, value).replace(/\{[^}]+\}/g, missing), what: `path ${parameter.name}` };
   }
   const required = operation.query.find((parameter) => parameter.required);
   if (required !== undefined) return { path, what: `no ${required.name} (required)` };
@@ -174,11 +175,10 @@ export function refusedInput(ctx: CheckContext, operation: DocumentOperation): R
  * refuses, an id no deployment holds, or a read; for an operation under a session, no session.
  * Undefined for an operation that takes no input and writes (removing the custom domain).
  */
-export function harmlessCall(ctx: CheckContext, operation: DocumentOperation): { path: string; query?: Record<string, string>; body?: unknown } | undefined {
-  if (operation.session !== undefined) return { path: concretePath(operation, runOwnedId(ctx, 'missing')) };
-  const refused = refusedInput(ctx, operation);
+export function harmlessCall(operation: DocumentOperation, missing: string): { path: string; query?: Record<string, string>; body?: unknown } | undefined {
+  if (operation.session !== undefined) return { path: concretePath(operation, missing) };
+  const refused = refusedInput(operation, missing);
   if (refused !== undefined) return refused;
-  if (operation.method === 'GET') return { path: concretePath(operation, runOwnedId(ctx, 'missing')) };
-  if (operation.pathParameters.length > 0) return { path: concretePath(operation, runOwnedId(ctx, 'missing')) };
+  if (operation.method === 'GET' || operation.pathParameters.length > 0) return { path: concretePath(operation, missing) };
   return undefined;
 }

@@ -109,7 +109,7 @@ export const statusChecks: Check[] = [
     run: async (ctx) => {
       const operations = listing(await targetOperations(ctx), 400).filter((operation) => operation.session !== 'delegated');
       const refusing = operations.flatMap((operation) => {
-        const input = refusedInput(ctx, operation);
+        const input = refusedInput(operation, runOwnedId(ctx, MISSING));
         return input === undefined ? [] : [{ operation, input }];
       });
       const token = refusing.some(({ operation }) => operation.session === 'user') ? (await guestSession(ctx)).token : undefined;
@@ -138,11 +138,11 @@ export const statusChecks: Check[] = [
     creates: false,
     run: async (ctx) => {
       const operations = listing(await targetOperations(ctx), 400).filter(
-        (operation) => operation.session === 'delegated' || refusedInput(ctx, operation) === undefined,
+        (operation) => operation.session === 'delegated' || refusedInput(operation, runOwnedId(ctx, MISSING)) === undefined,
       );
       await eachOperation(operations, async (operation) => {
         // Refused before the key is looked at; one that took no input and writes goes without the key.
-        const call = harmlessCall(ctx, operation);
+        const call = harmlessCall(operation, runOwnedId(ctx, MISSING));
         const result = await ctx.client.request(operation.method, call?.path ?? concretePath(operation, runOwnedId(ctx, MISSING)), {
           query: { ...call?.query, conformance: '\u0000' },
           ...(call?.body === undefined ? {} : { body: call.body }),
@@ -248,7 +248,7 @@ export const statusChecks: Check[] = [
       const operations = listing(await targetOperations(ctx), 429).filter((operation) => operation.keyed);
       // Each is sent with a call that changes nothing should the limit let it through.
       let pending = operations.flatMap((operation) => {
-        const call = harmlessCall(ctx, operation);
+        const call = harmlessCall(operation, runOwnedId(ctx, MISSING));
         return call === undefined ? [] : [{ operation, call }];
       });
       const unsafe = operations.filter((operation) => !pending.some((entry) => entry.operation === operation));
