@@ -6,7 +6,7 @@
  * createApp() (app.ts) builds on the same base, so a probe is answered alike by both.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ErrorHandler } from 'hono';
+import type { ErrorHandler, NotFoundHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError } from './errors.js';
 import { ChainRouter } from './routing/chain-router.js';
@@ -42,6 +42,27 @@ function toApiError(error: unknown, logger: Logger, requestId: string): ApiError
   return new ApiError('internal_error', 'Something went wrong inside the emulator; the server log has the details');
 }
 
+/** The methods a request path has (upper case, in the order they are to be listed), or none when no route has it. */
+export type MethodsOfPath = (path: string) => readonly string[];
+
+/**
+ * The answer to a request no route took: 405 `method_not_allowed` with `Allow` when its path has
+ * routes of other methods (`methodsOf`), else 404 `not_found`. An OPTIONS that reaches it on a
+ * path that lists OPTIONS is answered 204 with `Allow` (RFC 9110 §9.3.7): only a preflight is
+ * answered before it, by CORS. Run only on a miss, so the look-up costs a routed request nothing.
+ */
+export function notFound(methodsOf: MethodsOfPath): NotFoundHandler<AppEnv> {
+  return (c) => {
+    const { method, path } = c.req;
+    const methods = methodsOf(path);
+    if (methods.length === 0) return c.json(new ApiError('not_found', `No route for ${method} ${path}`).toBody(), 404);
+    const allow = methods.join(', ');
+    if (method === 'OPTIONS' && methods.includes('OPTIONS')) return c.body(null, 204, { allow });
+    const error = new ApiError('method_not_allowed', `${path} has no ${method}; it answers ${allow}`, [], { allow });
+    return c.json(error.toBody(), 405, error.headers);
+  };
+}
+
 /** The app's middleware and handlers that come before any route. */
 export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const logger = options.logger ?? silentLogger;
@@ -63,10 +84,7 @@ export function baseApp(rt: Runtime, options: AppOptions = {}): OpenAPIHono<AppE
   if (cors !== null) app.use(`${API_BASE_PATH}/*`, cors);
 
   app.onError(onError);
-  app.notFound((c) => {
-    const error = new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}`);
-    return c.json(error.toBody(), 404);
-  });
+  app.notFound(notFound(() => []));
 
   app.use('*', storeSync(rt), droppedBody());
   return app;

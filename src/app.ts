@@ -3,13 +3,17 @@
  * the error handler and the OpenAPI document. It never reads argv or env and never listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { API_BASE_PATH, baseApp, type AppOptions } from './app-base.js';
+import { API_BASE_PATH, baseApp, notFound, type AppOptions, type MethodsOfPath } from './app-base.js';
+import { ownUrl } from './base-url.js';
 import { apiKeyAuth } from './middleware/auth.js';
 import { jsonBody } from './middleware/body.js';
 import { injectFaults } from './middleware/faults.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import type { AppEnv } from './middleware/context.js';
-import { CONTROL_BASE_PATH } from './operations/control.js';
+import { CONTROL_BASE_PATH, CONTROL_OPERATIONS, OPERATIONS } from './operations/index.js';
+import { healthOperations } from './operations/health.js';
+import { mount } from './operations/mount.js';
+import { methodsOfPath } from './path-template.js';
 import type { Runtime } from './runtime.js';
 import { controlRoutes } from './routes/control.js';
 import { dashboardRoutes } from './routes/dashboard.js';
@@ -59,6 +63,32 @@ function apiRoutes(rt: Runtime, health: ReturnType<typeof healthRoutes>) {
     .route('/billing', billingRoutes(rt));
 }
 
+/** The order `Allow` lists methods in. */
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/**
+ * The methods each path the operations declare has, for the answer to a method it has not
+ * (app-base.ts notFound): /v1's, the health probes' at the root too, and the control plane's. HEAD
+ * comes with GET (Hono answers it with the GET route), and OPTIONS under /v1 when CORS is on.
+ * The patterns are made at the first miss, not at every start.
+ */
+function declaredMethods(rt: Runtime): MethodsOfPath {
+  let lookup: ((path: string) => string[]) | null = null;
+  const cors = rt.options.cors !== 'off';
+  return (path) => {
+    lookup ??= methodsOfPath([
+      ...Object.values(OPERATIONS).map(({ method, path }) => ({ method, path: `${API_BASE_PATH}${path}` })),
+      ...Object.values(mount('', healthOperations)),
+      ...Object.values(CONTROL_OPERATIONS).map(({ method, path }) => ({ method, path: `${CONTROL_BASE_PATH}${path}` })),
+    ]);
+    const methods = lookup(path);
+    if (methods.length === 0) return methods;
+    if (methods.includes('GET')) methods.push('HEAD');
+    if (cors && path.startsWith(`${API_BASE_PATH}/`)) methods.push('OPTIONS');
+    return methods.sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+  };
+}
+
 /** The app, served through its own fetch (a server, app.request(), or another Hono app's mount() or route()). */
 export function createApp(rt: Runtime, options: AppOptions = {}) {
   const app = baseApp(rt, options);
@@ -87,6 +117,12 @@ export function createApp(rt: Runtime, options: AppOptions = {}) {
   app.use(`${API_BASE_PATH}/*`, injectFaults(rt, API_BASE_PATH), jsonBody(), apiKeyAuth(rt), rateLimit(rt));
   const described = apiRoutes(rt, health);
   const v1 = new OpenAPIHono<AppEnv>().route('/', described);
-  registerOpenApiDocument(v1, { version: options.version ?? '0.0.0', basePath: API_BASE_PATH, routes: () => Promise.resolve(described) });
+  registerOpenApiDocument(v1, {
+    version: options.version ?? '0.0.0',
+    basePath: API_BASE_PATH,
+    routes: () => Promise.resolve(described),
+    publicUrl: () => ownUrl(rt.options),
+  });
+  app.notFound(notFound(declaredMethods(rt)));
   return app.route(API_BASE_PATH, v1);
 }

@@ -35,3 +35,41 @@ export function apiBaseUrl(input: string): string {
   const path = url.pathname.replace(/\/+$/, '');
   return `${url.origin}${path === '' ? API_VERSION_PATH : path}`;
 }
+
+/** A `--public-url` that cannot be one; the message says why and shows one that can. */
+export class PublicUrlError extends Error {
+  constructor(input: string, why: string) {
+    super(`"${input}" ${why}; give the URL others reach svc at, such as https://svc.example.test or https://dev.example.test/svc (no /v1)`);
+    this.name = 'PublicUrlError';
+  }
+}
+
+/**
+ * The URL svc is reached at, from what a person types for `svc serve --public-url`: an http(s)
+ * origin, with a path when a proxy serves svc below one (`https://dev.example.test/svc`), without
+ * a trailing slash. The OpenAPI documents' `servers` names it and their paths carry `/v1`, so it
+ * may not end in `/v1` itself (the document would then send clients to `/v1/v1/…`).
+ */
+export function publicUrl(input: string): string {
+  const text = input.trim();
+  if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text)) throw new PublicUrlError(input, 'does not start with http:// or https://');
+  if (!URL.canParse(text)) throw new PublicUrlError(input, 'is not a URL');
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new PublicUrlError(input, `is not an http(s) URL (${url.protocol.slice(0, -1)})`);
+  if (url.username !== '' || url.password !== '') throw new PublicUrlError(input, 'carries credentials');
+  if (url.search !== '' || url.hash !== '') throw new PublicUrlError(input, 'has a query or fragment');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (path.endsWith(API_VERSION_PATH)) throw new PublicUrlError(input, `ends in ${API_VERSION_PATH}, which svc adds to its paths itself`);
+  return `${url.origin}${path}`;
+}
+
+/**
+ * The URL svc gives others to call it at (the OpenAPI documents' `servers`, a checkout page's
+ * link, the start banner): the one it was told (`publicUrl`, from --public-url), else its
+ * listening address on loopback, http://127.0.0.1:PORT (4010 until it listens). Never the Host
+ * of a request: that names whatever the caller typed, and a document fetched through one name
+ * would send every later call there.
+ */
+export function ownUrl(options: { readonly publicUrl?: string | undefined; readonly port?: number | undefined }): string {
+  return options.publicUrl ?? `http://127.0.0.1:${options.port === undefined || options.port === 0 ? 4010 : options.port}`;
+}

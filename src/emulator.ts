@@ -25,6 +25,9 @@ import { parseTargetPolicy } from './webhooks/targets.js';
 export const DEFAULT_PORT = 4010;
 export const DEFAULT_HOST = '127.0.0.1';
 
+/** The addresses that stand for every address of the machine when bound. */
+const UNSPECIFIED_ADDRESSES = new Set(['0.0.0.0', '::']);
+
 export interface EmulatorOptions extends RuntimeOptions {
   port?: number;
   host?: string;
@@ -43,8 +46,11 @@ export interface SeededKey {
 export interface Emulator {
   readonly rt: Runtime;
   readonly server: RunningServer;
-  /** http://host:port/v1 */
+  /** http://host:port/v1, where it listens */
   readonly baseUrl: string;
+  /** The URL others reach it at (--public-url; default where it listens): the start banner names it. */
+  readonly publicUrl: string;
+  /** The dashboard, below publicUrl. */
   readonly dashboardUrl: string;
   /** The fixture's API keys that still work in this store. */
   readonly seededKeys: SeededKey[];
@@ -160,10 +166,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const appOptions = { logger, version: VERSION };
     const fetch = deferredFetch(probeApp(rt, appOptions), async () => (await import('./app.js')).createApp(rt, appOptions), logger);
     server = await listen({ fetch }, { port, host: options.host ?? DEFAULT_HOST, listening: rt.listening });
-    if (port === 0) {
-      runtimeOptions.port = server.port;
-      await seed();
-    }
+    if (port === 0) runtimeOptions.port = server.port;
+    // Bound to every address, it is reached on loopback at least: 0.0.0.0 is no address to call.
+    runtimeOptions.publicUrl ??= UNSPECIFIED_ADDRESSES.has(server.host) ? `http://127.0.0.1:${server.port}` : server.origin;
+    if (port === 0) await seed();
     const keys = fixture?.tenants ?? (await shippedFixtureKeys());
     let closing: Promise<void> | null = null;
     const running = server;
@@ -171,7 +177,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       rt,
       server,
       baseUrl: `${server.origin}/v1`,
-      dashboardUrl: `${server.origin}/_emulator/ui`,
+      publicUrl: runtimeOptions.publicUrl,
+      dashboardUrl: `${runtimeOptions.publicUrl}/_emulator/ui`,
       seededKeys: workingKeys(rt, keys),
       close() {
         closing ??= (async () => {

@@ -58,6 +58,12 @@ export interface RuntimeOptions {
   idSeed?: string;
   /** The port the emulator listens on, once known: seeded tenants' passkey origin follows it (default 4010). */
   port?: number;
+  /**
+   * The URL svc is reached at (`svc serve --public-url`, base-url.ts publicUrl()): what the OpenAPI
+   * documents' `servers` and the checkout pages' links name. Default: where it listens, on
+   * loopback (base-url.ts ownUrl()); never the Host a request was sent with.
+   */
+  publicUrl?: string;
   /** How many answered requests the request journal keeps in memory (services/request-journal.ts); 0 keeps none. */
   journalSize?: number;
   logger?: Logger;

@@ -60,7 +60,9 @@ describe('svc conformance against the emulator', () => {
     );
     expect(new Set(coverage.operations.map((o) => o.operationId))).toEqual(new Set(Object.keys(OPERATIONS)));
     expect(neverExercised(coverage).map((o) => o.operationId)).toEqual([]);
-    expect(coverage.events).toEqual(expect.arrayContaining(['user.created', 'api_key.created', 'api_key.revoked', 'tx.completed']));
+    // The events the checks cause at webhooks of their own; api_key.created reaches one only when
+    // a key happens to be made while webhooks.listed-state's webhook listens for it.
+    expect(coverage.events).toEqual(expect.arrayContaining(['user.created', 'api_key.revoked', 'tx.completed']));
     expect(result.stdout).toMatch(/Coverage: (\d+) of \1 operations, \d+ of \d+ documented \(operation, status\) pairs \(\d+\.\d %\)/);
     expect(xml).toContain('<property name="coverage.operation.createApp" value="POST /v1/apps documented ');
   }, 90_000);

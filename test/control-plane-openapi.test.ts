@@ -80,9 +80,9 @@ describe('the control plane OpenAPI document', () => {
     expect(doc.components.securitySchemes?.['AdminToken']).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
-  it('says the origin it was fetched from', async () => {
+  it("says svc's own URL, not the origin it was fetched from", async () => {
     const answer = await app.request(`http://127.0.0.1:4999${BASE}/openapi.json`);
-    expect(((await answer.json()) as OpenApiDocument).servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4999' })]);
+    expect(((await answer.json()) as OpenApiDocument).servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4010' })]);
   });
 });
 

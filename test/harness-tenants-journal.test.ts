@@ -150,6 +150,21 @@ describe('waiting for webhooks', () => {
     expect(receiver.received.some((request) => request.body.toString().includes(event.id))).toBe(true);
   });
 
+  it('answers waitForEvent as waitForDelivery: `{ event }`, the event a delivery wait names beside its delivery', async () => {
+    const made = unwrap(await admin.emulator.tenants.create({ template: null })).data;
+    const worker = admin.emulator.clientFor(made.apiKey);
+    unwrap(await worker.webhooks.create({ url: receiver.url, events: ['user.created'] }));
+    unwrap(await worker.users.create({ email: 'alike@worker.test' }));
+    const options = { tenant: made.tenant.id, type: 'user.created', match: { email: 'alike@worker.test' }, timeoutMs: 5000 };
+    const waited = await admin.emulator.waitForEvent(options);
+    expect(Object.keys(waited)).toEqual(['event']);
+    expect(waited.event).toMatchObject({ tenantId: made.tenant.id, type: 'user.created', data: { email: 'alike@worker.test' } });
+    const delivered = await admin.emulator.waitForDelivery(options);
+    expect(Object.keys(delivered).sort()).toEqual(['delivery', 'event']);
+    expect(delivered.event).toEqual(waited.event);
+    expect(delivered.delivery).toMatchObject({ eventId: waited.event.id, status: 'succeeded' });
+  });
+
   it('fails after the timeout, saying what it waited for', async () => {
     const made = unwrap(await admin.emulator.tenants.create({ template: null })).data;
     await expect(admin.emulator.waitForEvent({ tenant: made.tenant.id, type: 'wallet.created', timeoutMs: 200 })).rejects.toThrow(

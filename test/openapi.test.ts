@@ -81,8 +81,9 @@ describe('the OpenAPI document', () => {
 
   it('writes the base path into every path and the origin into servers, so that Prism matches requests as sent', () => {
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith(`${BASE}/`))).toEqual([]);
-    // The origin the document was asked for at (app.request's default here; test/openapi-gaps.test.ts asks at others).
-    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://localhost' })]);
+    // svc's own URL, not the origin the document was asked for at (app.request's http://localhost here;
+    // test/public-url.test.ts asks with other Hosts and gives --public-url).
+    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4010' })]);
   });
 
   it('describes itself, under a license', async () => {
@@ -103,7 +104,11 @@ describe('the OpenAPI document', () => {
       for (const status of statuses) {
         const content = responseOf(doc, operation, status).content as Record<string, { schema: unknown }> | undefined;
         expect(content?.['application/json']?.schema, `${where} ${status}`).toBeDefined();
-        if (!/^2/.test(status)) expect(content!['application/json']!.schema, `${where} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        // The envelope, its code narrowed to the operation's (test/openapi-error-codes.test.ts).
+        if (!/^2/.test(status))
+          expect(content!['application/json']!.schema, `${where} ${status}`).toMatchObject({
+            allOf: [{ $ref: '#/components/schemas/Error' }, expect.anything()],
+          });
       }
     }
   });
@@ -141,7 +146,10 @@ describe('the OpenAPI document', () => {
     ] as const) {
       const operation = doc.paths[BASE + path]!['post']!;
       expect(operation.operationId).toBe(operationId);
-      expect(operation.requestBody).toEqual({ required: false, content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' } } } });
+      expect(operation.requestBody).toEqual({
+        required: false,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/EmptyBody' }, example: {} } },
+      });
     }
   });
 

@@ -98,8 +98,8 @@ async function serve(args: string[], env: Record<string, string> = {}): Promise<
 }
 
 /** Runs a command that should fail at once; answers its exit code and output. */
-async function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const run = launch(args);
+async function runToExit(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const run = launch(args, env);
   const code = await Promise.race([
     run.exited,
     new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still running: ${run.stdout()}`)), 15_000)),
@@ -229,6 +229,8 @@ describe('svc serve with other flags', () => {
     [['--cors', 'http://a.test,http://b.test/app'], /--cors "http:\/\/b.test\/app" is not an origin/],
     [['--allowed-hosts', 'svc.internal:8080'], /--allowed-hosts "svc.internal:8080" is not a host name or address .*no port/],
     [['--allowed-hosts', 'svc.internal,http://b.test'], /--allowed-hosts "http:\/\/b.test" is not a host name/],
+    [['--public-url', 'svc.example.test'], /--public-url "svc.example.test" does not start with http:\/\/ or https:\/\//],
+    [['--public-url', 'https://svc.example.test/v1'], /--public-url "https:\/\/svc.example.test\/v1" ends in \/v1, which svc adds/],
   ] as const)('refuses %j with one line naming the flag', async ([args, message], { expect }) => {
     const dataDir = join(work, `never-flag-${args.join('-')}`);
     const result = await runToExit(['serve', '--data-dir', dataDir, ...args]);
@@ -259,6 +261,32 @@ describe('svc serve with other flags', () => {
     } finally {
       for (const served of [listed, fromEnv, all]) served.child.kill('SIGINT');
       await Promise.all([listed.exited, fromEnv.exited, all.exited]);
+    }
+  });
+
+  it('refuses a bad SVC_PUBLIC_URL with one line naming it', async () => {
+    const dataDir = join(work, 'never-public-url-env');
+    const result = await runToExit(['serve', '--port', '0', '--data-dir', dataDir], { SVC_PUBLIC_URL: 'ftp://svc.example.test' });
+    expect(result.code).toBe(2);
+    expectOneLineError(result.stderr, /SVC_PUBLIC_URL "ftp:\/\/svc.example.test" is not an http\(s\) URL/);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
+  it('--public-url (and SVC_PUBLIC_URL) is the address printed and the OpenAPI servers; where it listens is printed beside it', async () => {
+    const told = await serve(['--port', '0', '--in-memory', '--public-url', 'https://svc.example.test/team/']);
+    const fromEnv = await serve(['--port', '0', '--in-memory'], { SVC_PUBLIC_URL: 'http://127.0.0.1:8080' });
+    try {
+      expect(told.baseUrl).toBe('https://svc.example.test/team/v1');
+      expect(told.dashboardUrl).toBe('https://svc.example.test/team/_emulator/ui');
+      expect(told.stdout()).toContain('export SVC_URL=https://svc.example.test/team/v1');
+      const listening = /^ {2}Listening +(http:\/\/127\.0\.0\.1:\d+)$/m.exec(told.stdout())?.[1];
+      expect(listening, told.stdout()).toBeDefined();
+      const doc = (await (await fetch(`${listening}/v1/openapi.json`, { headers: { host: 'localhost' } })).json()) as { servers: Array<{ url: string }> };
+      expect(doc.servers.map((server) => server.url)).toEqual(['https://svc.example.test/team']);
+      expect(fromEnv.baseUrl).toBe('http://127.0.0.1:8080/v1');
+    } finally {
+      for (const served of [told, fromEnv]) served.child.kill('SIGINT');
+      await Promise.all([told.exited, fromEnv.exited]);
     }
   });
 

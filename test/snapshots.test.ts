@@ -3,7 +3,7 @@
  * webhook receiver: a restore brings back every listing, every record and the clock, and a
  * retry planned before the save fires after the restore when the clock reaches it.
  */
-import { statSync } from 'node:fs';
+import { copyFileSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../src/client/index.js';
@@ -149,6 +149,29 @@ describe('snapshots', () => {
 
     expect((await snapshots.delete('b')).body).toEqual({ data: { name: 'b', deleted: true } });
     expect(((await snapshots.list()).body as { data: Array<{ name: string }> }).data.map((s) => s.name)).toEqual(['a.1_x-y']);
+  });
+
+  it('restores what the file holds now: one replaced or removed after it was saved is read again, not answered from memory', async () => {
+    svc = await startTestEmulator();
+    const t = svc;
+    await t.request('POST', '/_emulator/snapshots', { body: { name: 'mine' } });
+    await t.request('POST', '/users', { body: { email: 'only.in.theirs@acme.test', name: 'Theirs' } });
+    await t.request('POST', '/_emulator/snapshots', { body: { name: 'theirs' } });
+    const theirs = records(t);
+    const dir = join(t.dataDir, 'snapshots');
+    // Another copy of the file put in its place (a teammate's, say), as the saved one is kept in memory.
+    copyFileSync(join(dir, 'theirs.json'), join(dir, '.incoming'));
+    renameSync(join(dir, '.incoming'), join(dir, 'mine.json'));
+    expect((await t.request('POST', '/_emulator/snapshots/mine/restore')).status).toBe(200);
+    expect(records(t)).toBe(theirs);
+    // A file cut short is refused, never restored from memory.
+    const text = readFileSync(join(dir, 'theirs.json'), 'utf8');
+    writeFileSync(join(dir, 'theirs.json'), text.slice(0, text.length / 2));
+    const cut = await t.request('POST', '/_emulator/snapshots/theirs/restore');
+    expect(cut.status).toBe(409);
+    expect(cut.body.code).toBe('conflict');
+    unlinkSync(join(dir, 'theirs.json'));
+    expect((await t.request('POST', '/_emulator/snapshots/theirs/restore')).status).toBe(404);
   });
 
   it('starts from a snapshot with --snapshot, and refuses an unknown one', async () => {

@@ -40,6 +40,16 @@ export interface WaitOptions {
   intervalMs?: number;
 }
 
+/** What waitForEvent answers: the event it found. */
+export interface EventWaited {
+  event: RecordedEvent;
+}
+
+/** What waitForDelivery answers: the same `event` as waitForEvent, and its delivery. */
+export interface DeliveryWaited extends EventWaited {
+  delivery: ControlDelivery;
+}
+
 /** Whether `actual` holds everything `expected` says: objects field by field, arrays and the rest by equality. */
 export function matches(actual: unknown, expected: unknown): boolean {
   if (expected === null || typeof expected !== 'object' || Array.isArray(expected)) return JSON.stringify(actual) === JSON.stringify(expected);
@@ -78,10 +88,11 @@ export function harnessCalls(calls: OperationCalls<ControlOperations>) {
   const deliveries = (filter: { tenant?: string; eventType?: string; eventId?: string; status?: z.infer<typeof DeliveryStatus> } = {}, extra?: CallOptions) =>
     calls.listAllDeliveries({ tenant: filter.tenant, event_type: filter.eventType, event_id: filter.eventId, status: filter.status }, extra);
 
-  const waitForEvent = (options: WaitOptions = {}): Promise<RecordedEvent> =>
-    until(describeWait('an event', options), options, async () =>
+  const waitForEvent = async (options: WaitOptions = {}): Promise<EventWaited> => ({
+    event: await until(describeWait('an event', options), options, async () =>
       (await events(options.tenant, options.type)).find((event) => options.match === undefined || matches(event.data, options.match)),
-    );
+    ),
+  });
 
   return {
     /** A tenant per test worker: made from the fixture's template (or a plan), reset alone, removed. */
@@ -112,18 +123,33 @@ export function harnessCalls(calls: OperationCalls<ControlOperations>) {
     redeliver: calls.redeliverEvents,
     /** The store, or one tenant, as a fixture that `svc serve --seed` and `svc seed` take back. */
     export: (tenant?: string, extra?: CallOptions) => calls.exportFixture({ tenant }, extra),
-    /** Waits for an event in the event log (newest first): of a type, in a tenant, whose data matches. */
+    /**
+     * Waits for an event in the event log (newest first): of a type, in a tenant, whose data
+     * matches. Answers `{ event }`, as waitForDelivery answers `{ event, delivery }`.
+     *
+     * @example
+     * ```ts
+     * await client.users.create({ email: 'ada@example.test' });
+     * const { event } = await client.emulator.waitForEvent({ tenant: tenant.id, type: 'user.created', match: { email: 'ada@example.test' } });
+     * expect(event.data).toMatchObject({ email: 'ada@example.test' });
+     * ```
+     */
     waitForEvent,
     /**
-     * Waits for an event's delivery to reach `status` (default `succeeded`: the webhook target
-     * answered 2xx). Answers the delivery and its event.
+     * Waits for an event as waitForEvent does, then for its delivery to reach `status` (default
+     * `succeeded`: the webhook target answered 2xx). Answers `{ event, delivery }`.
+     *
+     * @example
+     * ```ts
+     * await client.users.create({ email: 'ada@example.test' });
+     * const { event, delivery } = await client.emulator.waitForDelivery({ tenant: tenant.id, type: 'user.created' });
+     * expect(delivery).toMatchObject({ eventId: event.id, status: 'succeeded' });
+     * ```
      */
-    waitForDelivery: async (
-      options: WaitOptions & { status?: z.infer<typeof DeliveryStatus> } = {},
-    ): Promise<{ delivery: ControlDelivery; event: RecordedEvent }> => {
+    waitForDelivery: async (options: WaitOptions & { status?: z.infer<typeof DeliveryStatus> } = {}): Promise<DeliveryWaited> => {
       const status = options.status ?? 'succeeded';
       const started = performance.now();
-      const event = await waitForEvent(options);
+      const { event } = await waitForEvent(options);
       const left = { ...options, timeoutMs: Math.max(0, (options.timeoutMs ?? 10_000) - (performance.now() - started)) };
       const delivery = await until(
         `a ${status} delivery of event ${event.id} (${event.type})`,

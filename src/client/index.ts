@@ -17,7 +17,17 @@ import { OPERATIONS } from '../operations/index.js';
 import { callsOf } from './operations.js';
 
 export { createControlClient, type ControlClient, type ControlClientOptions } from './control.js';
-export { matches, type ControlDelivery, type JournalEntry, type RecordedEvent, type RequestFilter, type TestTenant, type WaitOptions } from './harness.js';
+export {
+  matches,
+  type ControlDelivery,
+  type DeliveryWaited,
+  type EventWaited,
+  type JournalEntry,
+  type RecordedEvent,
+  type RequestFilter,
+  type TestTenant,
+  type WaitOptions,
+} from './harness.js';
 export type { SnapshotInfo } from './control.js';
 export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
 

@@ -31,7 +31,7 @@ import { walletChecks } from './checks/wallets.js';
 import type { Check } from './types.js';
 
 /** Checks that move the emulator clock (and so end sessions and come due deliveries) run last. */
-const movesClock = (check: Check): boolean => check.uses?.clock === 'moves';
+const movesClock = (check: Check): boolean => check.uses?.clock === 'moves' || check.uses?.clock === 'steps';
 
 /** The checks as their files declare them, in report order. */
 export const CHECKS: readonly Check[] = [

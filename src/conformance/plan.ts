@@ -15,7 +15,8 @@ const WRITES: Record<string, string> = {
   tenant: "the tenant's name (put back at the end)",
   isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
   emulator: 'a user (kept); a fault on a path no one else calls (used up by the check)',
-  guests: 'guest sessions (expired at the end; their guest users stay)',
+  guests:
+    'guest sessions (expired at the end; their guest users stay); for the bulk cleanup, a tenant of its own (control plane) with a short guestTtl and its guest sessions (the tenant removed at the end, with everything in it)',
   mfa: 'guest sessions with MFA enabled (expired at the end)',
   mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
   'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',
@@ -23,7 +24,8 @@ const WRITES: Record<string, string> = {
   billing: 'checkout (to a plan the tenant is not on) and portal sessions at the emulated provider (never completed; they expire)',
   'custom-domains': 'the custom domain <run>.conformance.example (removed at once; skipped if the tenant has a domain)',
   telegram: 'a tenant of its own (control plane) with a bot token the check sets, and its Telegram user (the tenant removed at the end, with everything in it)',
-  'rate-limits': 'an API key (revoked at the end; kept, listed as revoked)',
+  'rate-limits':
+    'a tenant of its own on the free plan (control plane; removed at the end, with everything in it), or where the control plane makes none an API key (revoked at the end; kept, listed as revoked)',
 };
 
 /** Checks with these tags sign in (guest sessions, passkeys) and hold the session across clock moves. */
@@ -45,13 +47,18 @@ export function listLine(check: Check): string {
   return `${check.id}\t${check.tags.join(',')}\t${check.description}\t(spec: ${check.spec})\t[${flags.join(', ')}]`;
 }
 
-export function planText(selected: Selected[], context: { baseUrl: string; profile: string }): string {
+export function planText(selected: Selected[], context: { baseUrl: string; profile: string; ownTenants?: boolean }): string {
   const lines = [`Plan for ${context.baseUrl} (profile ${context.profile}): ${selected.length} checks; nothing has been sent but reads.`];
+  if (context.ownTenants === true) {
+    lines.push(
+      '--own-tenants: the run makes two tenants of its own (POST /_emulator/tenants), works only in them and removes them at the end with everything in them; your tenants get nothing of what follows. The emulator clock is shared: it still moves.',
+    );
+  }
   const writers = selected.filter(({ check, skipReason }) => check.creates && skipReason === undefined);
   lines.push(`${selected.length - writers.length} checks only read; ${writers.length} write:`);
   for (const { check } of writers) {
     const area = check.tags[0] ?? '';
-    const clock = check.uses?.clock === 'moves' ? '; advances the emulator clock' : '';
+    const clock = check.uses?.clock === 'moves' || check.uses?.clock === 'steps' ? '; advances the emulator clock' : '';
     lines.push(`  ${check.id}: ${WRITES[area] ?? 'records named with the run id (removed at the end)'}${clock}`);
   }
   for (const { check, skipReason } of selected) if (skipReason !== undefined) lines.push(`  skipped: ${check.id} (${skipReason})`);

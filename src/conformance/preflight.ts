@@ -69,3 +69,29 @@ export async function preflight(target: Target, choice: ProfileChoice): Promise<
   }
   return { profile: emulator ? 'emulator' : 'spec' };
 }
+
+/**
+ * Before a run in tenants of its own (--own-tenants): the target must have svc's control plane,
+ * which makes them. No key is asked for or sent; the profile is chosen as preflight chooses it.
+ */
+export async function ownTenantsPreflight(target: Target, choice: ProfileChoice): Promise<{ profile: Profile }> {
+  try {
+    apiBaseUrl(target.baseUrl);
+  } catch (error) {
+    if (error instanceof BaseUrlError) throw new ConfigurationError(`--url ${error.message}`);
+    throw error;
+  }
+  const { client } = clientsFor(target);
+  let answers: boolean;
+  try {
+    answers = await hasControlPlane(client);
+  } catch (error) {
+    throw new ConfigurationError(`cannot reach the target: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!answers) {
+    throw new ConfigurationError(
+      `--own-tenants needs svc's control plane to make the run's tenants, but ${new URL(target.baseUrl).origin}/_emulator/health does not answer; run without it, with --api-key`,
+    );
+  }
+  return { profile: choice === 'spec' ? 'spec' : 'emulator' };
+}

@@ -7,10 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { createClient, type Client, type FetchLike } from '../client/index.js';
 import { coverageOf, unknownCoverage, type Answer, type Coverage } from './coverage.js';
+import { ClockLane } from './clock-lane.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
+import { makeOwnTenants } from './own-tenants.js';
 import { CheckFailure, CheckSkip, TargetUnreachable } from './expect.js';
 import { startReceiver } from './receiver.js';
-import { CheckScope, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
+import { CheckScope, currentCheck, DEFAULT_REQUEST_BUDGET, inCheck, outsideChecks } from './scope.js';
 import { holdClock, type ClockMove } from './run-clock.js';
 import type { Selected } from './select.js';
 import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
@@ -35,6 +37,8 @@ export interface RunListener {
   onCheckEnd?(result: CheckResult, index: number, total: number): void;
   onCleanup?(entry: CleanupResult): void;
   onBackoff?(url: string, waitMs: number): void;
+  /** Each answer the run had, in the order they came, with the check whose request it answered (none for a value checks share). */
+  onAnswer?(answer: Answer, checkId: string | undefined): void;
 }
 
 export type { CleanupResult } from './cleanup.js';
@@ -60,6 +64,8 @@ export interface RunReport {
   clock?: ClockMove;
   /** The operations and statuses of the target's document the run exercised, and the event types it was sent (coverage.ts). */
   coverage: Coverage;
+  /** With `ownTenants`: the ids of the tenants the run made and removed. */
+  ownTenants?: string[];
 }
 
 export interface RunOptions {
@@ -74,6 +80,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   listener?: RunListener;
   runId?: string;
+  /**
+   * Work in two tenants of the run's own, made through the control plane and removed at the end
+   * with everything in them (own-tenants.ts): the target's keys are not used. Needs svc's control plane.
+   */
+  ownTenants?: boolean;
 }
 
 /** Eight lower-case base-36 characters: names stay short and searchable in any case. */
@@ -152,12 +163,33 @@ function aborted(signal: AbortSignal | undefined): Promise<never> {
 
 export async function runSuite(options: RunOptions): Promise<RunReport> {
   const runId = options.runId ?? newRunId();
+  if (options.ownTenants !== true) return runIn(options, runId);
+  // The tenants are removed whatever becomes of the run: after failures, Ctrl-C, or a run that broke.
+  const own = await makeOwnTenants(options.target, runId);
+  let removed: CleanupResult[] = [];
+  const removeTenants = async (): Promise<void> => {
+    // Last, after the run's own cleanup: removing a tenant removes everything in it.
+    removed = await own.remove();
+    for (const entry of removed) options.listener?.onCleanup?.(entry);
+  };
+  const report = await runIn({ ...options, target: own.target }, runId).catch(async (error: unknown) => {
+    await removeTenants();
+    throw error;
+  });
+  await removeTenants();
+  return { ...report, cleanup: [...report.cleanup, ...removed], ownTenants: own.ids };
+}
+
+async function runIn(options: RunOptions, runId: string): Promise<RunReport> {
   const started = performance.now();
   const startedAt = new Date().toISOString();
   const { listener, signal } = options;
   const concurrency = Math.min(MAX_CONCURRENCY, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY)));
   const answers: Answer[] = [];
-  const { client, second, unthrottled } = clientsFor(options.target, listener, runId, (answer) => void answers.push(answer));
+  const { client, second, unthrottled } = clientsFor(options.target, listener, runId, (answer) => {
+    answers.push(answer);
+    listener?.onAnswer?.(answer, currentCheck()?.checkId);
+  });
   const receiver = await startReceiver({ ...options.receiver, runId });
   // Real speed while the checks hold codes, challenges and sessions timed in real seconds (run-clock.ts).
   const heldClock =
@@ -170,6 +202,9 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   const cleanups: Cleanup[] = [];
   const kept: string[] = [];
   const shared = new Map<string, Promise<unknown>>();
+  const clockLane = new ClockLane(client);
+  // Ctrl-C: a check waiting on the clock ends at once, and the clock is not moved again.
+  signal?.addEventListener('abort', () => clockLane.close(), { once: true });
   let counter = 0;
   const total = options.selected.length;
   const results: Array<CheckResult | undefined> = Array.from({ length: total }, () => undefined);
@@ -187,7 +222,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
     for (; told < total; told += 1) if (results[told] !== undefined) listener?.onCheckEnd?.(results[told]!, told, total);
   };
 
-  const contextFor = (notes: string[]): CheckContext => ({
+  const contextFor = (check: Check, notes: string[]): CheckContext => ({
     runId,
     profile: options.profile,
     client,
@@ -206,15 +241,21 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       if (!shared.has(key)) shared.set(key, outsideChecks(make));
       return shared.get(key) as Promise<T>;
     },
+    stepClock: (by) => clockLane.step(check.id, by),
     note: (text) => void notes.push(text),
   });
 
   /** Runs one check in a scope of its own (scope.ts): its requests are counted, and refused once it has ended. */
-  const runCheck = async (check: Check): Promise<CheckResult> => {
+  const runCheck = async (check: Check, index: number): Promise<CheckResult> => {
+    // A check that uses the clock is one the clock lane waits for before it moves the clock; it
+    // starts once the clock stands still.
+    const usesClock = check.uses?.clock !== undefined;
+    if (usesClock) await clockLane.enter(check.id);
+    listener?.onCheckStart?.(check, index);
     const checkStarted = performance.now();
     const notes: string[] = [];
     const scope = new CheckScope(check.id, check.budget ?? DEFAULT_REQUEST_BUDGET);
-    const running = inCheck(scope, () => check.run(contextFor(notes)));
+    const running = inCheck(scope, () => check.run(contextFor(check, notes)));
     const ended = (outcome: CheckResult['outcome'], reason?: string): CheckResult => {
       // A check that spent its budget fails for that, whatever it made of the refused call.
       if (scope.budgetHit && outcome !== 'skipped') return resultOf(check, 'failed', checkStarted, notes, `request budget ${scope.budget} hit`, scope.requests);
@@ -238,6 +279,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
       scope.stop('ended');
       running.catch(() => undefined);
       await scope.settled(options.target.timeoutMs);
+      if (usesClock) clockLane.leave(check.id);
     }
   };
 
@@ -259,8 +301,7 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
           const index = toRun[position]!;
           const { check } = options.selected[index]!;
           running += 1;
-          listener?.onCheckStart?.(check, index);
-          void runCheck(check)
+          void runCheck(check, index)
             .then((result) => {
               running -= 1;
               if (signal?.aborted === true) stopped = 'interrupted';
@@ -286,8 +327,10 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   tellRest();
   for (const index of missing) results[index] = resultOf(options.selected[index]!.check, 'skipped', performance.now(), [], notRun);
 
+  // The target's document is read while cleanup runs; the coverage counts cleanup's answers too.
+  const document = readDocument(client);
   const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
-  const coverage = await coverageFor(client, answers, receiver.eventTypes());
+  const coverage = coverageFor(await document, answers, receiver.eventTypes());
   await receiver.close();
   const clock = await heldClock?.release();
   return {
@@ -306,11 +349,21 @@ export async function runSuite(options: RunOptions): Promise<RunReport> {
   };
 }
 
-/** The run's coverage of the target's own document (GET /openapi.json below the base URL). */
-async function coverageFor(client: Client, answers: readonly Answer[], events: string[]): Promise<Coverage> {
+/** The target's own document (GET /openapi.json below the base URL), or why it could not be read. */
+async function readDocument(client: Client): Promise<{ body: unknown } | { problem: string }> {
   try {
     const document = await client.request('GET', '/openapi.json');
-    if (!document.ok) return unknownCoverage(`GET ${document.request.path} answered ${document.status}`, events);
+    if (!document.ok) return { problem: `GET ${document.request.path} answered ${document.status}` };
+    return { body: document.body };
+  } catch (error) {
+    return { problem: `its OpenAPI document could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** The run's coverage of the target's own document. */
+function coverageFor(document: { body: unknown } | { problem: string }, answers: readonly Answer[], events: string[]): Coverage {
+  if ('problem' in document) return unknownCoverage(document.problem, events);
+  try {
     return coverageOf(document.body, answers, events);
   } catch (error) {
     return unknownCoverage(`its OpenAPI document could not be read: ${error instanceof Error ? error.message : String(error)}`, events);

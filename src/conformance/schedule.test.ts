@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from './catalogue.js';
-import { conflicts, schedule } from './schedule.js';
+import { conflicts, runsBefore, schedule } from './schedule.js';
 import type { Check, Uses } from './types.js';
 
 const check = (id: string, uses?: Omit<Uses, 'why'>, creates = false): Check => ({
@@ -90,9 +90,7 @@ describe('the schedule of the catalogue', () => {
       for (const [a, first] of CATALOGUE.entries()) {
         for (const [b, then] of CATALOGUE.entries()) {
           if (a >= b || !conflicts(first, then)) continue;
-          // Walks go before the checks that create; otherwise catalogue order.
-          const walkFirst = then.uses?.lists === 'walks' && first.uses?.lists !== 'walks';
-          const [earlier, later] = walkFirst ? [b, a] : [a, b];
+          const [earlier, later] = runsBefore({ check: first, index: a }, { check: then, index: b }) ? [a, b] : [b, a];
           expect(position.get(earlier)! < position.get(later)!, `${CATALOGUE[earlier]!.id} before ${CATALOGUE[later]!.id}`).toBe(true);
         }
       }
@@ -105,6 +103,27 @@ describe('the schedule of the catalogue', () => {
     const firstFree = ids.findIndex((id) => CATALOGUE.find((c) => c.id === id)!.uses === undefined);
     expect(ids.slice(2, firstFree).every((id) => CATALOGUE.find((c) => c.id === id)!.uses?.clock !== undefined)).toBe(true);
     expect(ids.at(-1)).toBe('rate-limits.429');
+  });
+
+  it('orders the checks that conflict: walks before creators, holders of the clock before movers whatever the catalogue says, catalogue order otherwise, the lone check last', () => {
+    const at = (c: Check, index: number) => ({ check: c, index });
+    expect(runsBefore(at(walker, 5), at(creator, 1))).toBe(true);
+    expect(runsBefore(at(holder, 5), at(mover, 1))).toBe(true);
+    expect(runsBefore(at(mover, 1), at(holder, 5))).toBe(false);
+    expect(runsBefore(at(mover, 1), at(check('h.moves', { clock: 'moves' }), 2))).toBe(true);
+    expect(runsBefore(at(creator, 1), at(holder, 2))).toBe(true);
+    expect(runsBefore(at(alone, 1), at(mover, 2))).toBe(false);
+  });
+
+  it('runs every check that holds the clock before the first that moves it', () => {
+    const ids = simulate(CATALOGUE, 8, 1).started.map((index) => CATALOGUE[index]!);
+    const firstMove = ids.findIndex((c) => c.uses?.clock === 'moves');
+    expect(
+      ids
+        .slice(firstMove)
+        .filter((c) => c.uses?.clock === 'holds')
+        .map((c) => c.id),
+    ).toEqual([]);
   });
 
   it('starts a long check before short ones free to start at the same time', () => {

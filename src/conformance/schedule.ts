@@ -3,9 +3,11 @@
  * Two checks conflict when both use the emulator clock and one moves it, when one walks the
  * lists and the other creates records, or when one runs alone (types.ts `Uses`). Checks that
  * conflict never overlap, and their order is fixed, so a run's results never depend on which
- * check finished first: on the clock, catalogue order (the checks that hold it before those
- * that move it, as the catalogue places them); on the lists, the walks before every check that
- * creates records, so that those wait for one short walk instead of each walk for all of them.
+ * check finished first: every check that holds the clock before those that move it (which then
+ * run one after another in catalogue order), so the holders run side by side in one stretch
+ * instead of between the moves; on the lists, the walks before every check that creates
+ * records, so that those wait for one short walk instead of each walk for all of them; the
+ * checks that run alone last.
  * Among the checks free to start, the one with the longest chain of conflicting checks behind
  * it goes first, then a `long` one, then catalogue order: the serial lane of the clock starts
  * early, the long checks do not hold up its end, and the checks that conflict with nothing fill
@@ -14,7 +16,7 @@
 import type { Check } from './types.js';
 
 /** Checks that run at once unless told otherwise (`--concurrency`), and the most allowed. */
-export const DEFAULT_CONCURRENCY = 8;
+export const DEFAULT_CONCURRENCY = 16;
 export const MAX_CONCURRENCY = 64;
 
 const walks = (check: Check): boolean => check.uses?.lists === 'walks';
@@ -26,10 +28,24 @@ export function conflicts(a: Check, b: Check): boolean {
   return clock || lists || a.uses?.alone === true || b.uses?.alone === true;
 }
 
-/** Whether `first` runs before `then` when they conflict: catalogue order, but a walk of the lists before the checks that create. */
-function runsBefore(first: { check: Check; index: number }, then: { check: Check; index: number }): boolean {
-  if (walks(first.check) !== walks(then.check)) return walks(first.check);
-  return first.index < then.index;
+/**
+ * Where a check stands in the one order in which checks that conflict run: the walks of the
+ * lists (before the checks that create), then the rest, then the checks that move the clock
+ * (after every check that holds it), then those that run alone; catalogue order within each.
+ */
+function stage(check: Check): number {
+  if (walks(check)) return 0;
+  if (check.uses?.alone === true) return 3;
+  return check.uses?.clock === 'moves' ? 2 : 1;
+}
+
+/**
+ * Whether `first` runs before `then` when they conflict. One order over all checks (stage, then
+ * catalogue order), so the checks kept apart never wait on each other in a ring.
+ */
+export function runsBefore(first: { check: Check; index: number }, then: { check: Check; index: number }): boolean {
+  const [a, b] = [stage(first.check), stage(then.check)];
+  return a === b ? first.index < then.index : a < b;
 }
 
 export interface Schedule {
@@ -62,7 +78,7 @@ export function schedule(checks: readonly Check[]): Schedule {
     }
   }
   // The longest chain of conflicting checks behind each one. The graph has no cycle: every edge
-  // runs from a walk to a check that is none, or forward in catalogue order between two of a kind.
+  // runs forward in one order (runsBefore).
   const chain = new Array<number>(count).fill(0);
   const known = new Set<number>();
   const visit = (index: number): number => {

@@ -4,7 +4,7 @@
  * belongs to, whether it creates records — and a `run(ctx)` that throws a CheckFailure
  * naming the broken rule, or a CheckSkip when the target cannot be checked this way.
  */
-import type { Client } from '../client/index.js';
+import type { ApiResult, Client } from '../client/index.js';
 import type { Receiver } from './receiver.js';
 
 /** `spec`: only what docs/service-api.md states. `emulator`: also every decision of docs/design.md and the control plane. */
@@ -57,12 +57,16 @@ export interface Check {
  *   holds something the clock ends or judges (a session, a challenge, a TOTP code, dated data,
  *   a retry due in real time), or moves it by no more than a second; such checks run beside
  *   each other, never beside one that moves the clock.
+ * - `clock: 'steps'` moves the emulator clock only through `ctx.stepClock`, which wakes it once
+ *   the clock has moved so far, moved when every check that uses the clock waits (clock-lane.ts):
+ *   it runs beside the checks that hold the clock and the others that step it, never beside one
+ *   that moves it.
  * - `lists: 'walks'` reads a whole list page by page and needs it not to grow meanwhile: it runs
  *   apart from every check that creates records (`creates`).
  * - `alone` runs with no other check at all.
  */
 export interface Uses {
-  clock?: 'moves' | 'holds';
+  clock?: 'moves' | 'steps' | 'holds';
   lists?: 'walks';
   alone?: true;
   /** Why the check is kept apart, in a few words. */
@@ -114,6 +118,12 @@ export interface CheckContext {
   defer(cleanup: Cleanup): void;
   /** A value shared by the checks of a run (a webhook wired to the receiver, say), made once. */
   shared<T>(key: string, make: () => Promise<T>): Promise<T>;
+  /**
+   * Moves the emulator clock by `by` (a duration, `30s`) from where it is now, as POST
+   * /_emulator/clock/advance does, and answers that call's answer: for a check whose uses say
+   * `clock: 'steps'`, once every other check that uses the clock waits too (clock-lane.ts).
+   */
+  stepClock(by: string): Promise<ApiResult<unknown>>;
   /** A line kept with the check's result (what was seen, for the report). */
   note(text: string): void;
 }

@@ -2,7 +2,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { ApiKey, CreateApiKeyBody, CreatedApiKey } from '../schemas/api-keys.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
+import { envelope, errorResponses, idParam, jsonBody, jsonResponse, list } from '../schemas/common.js';
+import { API_KEY_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['API keys'];
@@ -16,7 +17,7 @@ export const apiKeysOperations = {
     tags,
     security,
     summary: 'List API keys',
-    responses: { 200: jsonResponse(list(ApiKey), 'The keys, without their values') },
+    responses: { 200: jsonResponse(list(ApiKey), 'The keys, without their values', EXAMPLES.list) },
   }),
   createApiKey: createRoute({
     method: 'post',
@@ -25,8 +26,8 @@ export const apiKeysOperations = {
     tags,
     security,
     summary: 'Create API key',
-    request: jsonBody(CreateApiKeyBody),
-    responses: { 201: jsonResponse(envelope(CreatedApiKey), 'The key; its value is shown only here') },
+    request: jsonBody(CreateApiKeyBody, EXAMPLES.createBody),
+    responses: { 201: jsonResponse(envelope(CreatedApiKey), 'The key; its value is shown only here', { data: EXAMPLES.created }) },
   }),
   revokeApiKey: createRoute({
     method: 'delete',
@@ -35,7 +36,7 @@ export const apiKeysOperations = {
     tags,
     security,
     summary: 'Revoke API key',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(ApiKey), 'The revoked key'), ...errorResponses(404) },
+    request: { params: idParam(EXAMPLES.id) },
+    responses: { 200: jsonResponse(envelope(ApiKey), 'The revoked key', { data: EXAMPLES.revoked }), ...errorResponses(404) },
   }),
 };

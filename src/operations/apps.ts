@@ -2,7 +2,8 @@
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { App, AppListQuery, CreateAppBody, Deleted, UpdateAppBody } from '../schemas/apps.js';
-import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse, paginated } from '../schemas/common.js';
+import { envelope, errorResponses, idParam, jsonBody, optionalJsonBody, jsonResponse, paginated, paramExample } from '../schemas/common.js';
+import { APP_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Apps'];
@@ -16,8 +17,8 @@ export const appsOperations = {
     tags,
     security,
     summary: 'List apps',
-    request: { query: AppListQuery },
-    responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first') },
+    request: { query: AppListQuery.extend({ search: paramExample(AppListQuery.shape.search, 'search', 'query', EXAMPLES.listQuery.search) }) },
+    responses: { 200: jsonResponse(paginated(App), 'A page of apps, newest first', EXAMPLES.list) },
   }),
   createApp: createRoute({
     method: 'post',
@@ -26,8 +27,8 @@ export const appsOperations = {
     tags,
     security,
     summary: 'Create app',
-    request: jsonBody(CreateAppBody),
-    responses: { 201: jsonResponse(envelope(App), 'The app'), ...errorResponses(409) },
+    request: jsonBody(CreateAppBody, EXAMPLES.createBody),
+    responses: { 201: jsonResponse(envelope(App), 'The app', { data: EXAMPLES.created }), ...errorResponses(409) },
   }),
   getApp: createRoute({
     method: 'get',
@@ -36,8 +37,8 @@ export const appsOperations = {
     tags,
     security,
     summary: 'Get app',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(App), 'The app'), ...errorResponses(404) },
+    request: { params: idParam(EXAMPLES.id) },
+    responses: { 200: jsonResponse(envelope(App), 'The app', { data: EXAMPLES.app }), ...errorResponses(404) },
   }),
   updateApp: createRoute({
     method: 'patch',
@@ -46,8 +47,8 @@ export const appsOperations = {
     tags,
     security,
     summary: 'Update app',
-    request: { params: IdParam, ...optionalJsonBody(UpdateAppBody) },
-    responses: { 200: jsonResponse(envelope(App), 'The updated app'), ...errorResponses(404, 409) },
+    request: { params: idParam(EXAMPLES.id), ...optionalJsonBody(UpdateAppBody, EXAMPLES.updateBody) },
+    responses: { 200: jsonResponse(envelope(App), 'The updated app', { data: EXAMPLES.updated }), ...errorResponses(404, 409) },
   }),
   deleteApp: createRoute({
     method: 'delete',
@@ -56,7 +57,7 @@ export const appsOperations = {
     tags,
     security,
     summary: 'Delete app',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(Deleted), 'The app is gone'), ...errorResponses(404) },
+    request: { params: idParam(EXAMPLES.deleteId) },
+    responses: { 200: jsonResponse(envelope(Deleted), 'The app is gone', { data: EXAMPLES.deleted }), ...errorResponses(404) },
   }),
 };

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { BillingUsage, CheckoutBody, CheckoutSession, PortalBody, PortalSession } from '../schemas/billing.js';
 import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { BILLING_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Billing'];
@@ -16,8 +17,8 @@ export const billingOperations = {
     tags,
     security,
     summary: 'Create checkout session at the payment provider',
-    request: jsonBody(CheckoutBody),
-    responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`'), ...errorResponses(409) },
+    request: jsonBody(CheckoutBody, EXAMPLES.checkoutBody),
+    responses: { 201: jsonResponse(envelope(CheckoutSession), 'Send the payer to `url`', { data: EXAMPLES.checkout }), ...errorResponses(409) },
   }),
   createPortalSession: createRoute({
     method: 'post',
@@ -26,8 +27,8 @@ export const billingOperations = {
     tags,
     security,
     summary: 'Create billing portal session',
-    request: jsonBody(PortalBody),
-    responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`') },
+    request: jsonBody(PortalBody, EXAMPLES.portalBody),
+    responses: { 201: jsonResponse(envelope(PortalSession), 'Send the customer to `url`', { data: EXAMPLES.portal }) },
   }),
   getBillingUsage: createRoute({
     method: 'get',
@@ -36,6 +37,6 @@ export const billingOperations = {
     tags,
     security,
     summary: 'Get current usage',
-    responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits') },
+    responses: { 200: jsonResponse(envelope(BillingUsage), 'This month’s usage against the plan’s limits', { data: EXAMPLES.usage }) },
   }),
 };

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { EmptyBody, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody } from '../schemas/common.js';
 import { CustomDomain, DeletedDomain, RegisterDomainBody } from '../schemas/custom-domains.js';
+import { DOMAIN_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Custom domains'];
@@ -16,11 +17,11 @@ export const customDomainsOperations = {
     tags,
     security,
     summary: 'Register domain',
-    request: jsonBody(RegisterDomainBody),
+    request: jsonBody(RegisterDomainBody, EXAMPLES.registerBody),
     description: 'Answers the TXT record to create. The same domain again answers 200 with the existing record.',
     responses: {
-      201: jsonResponse(envelope(CustomDomain), 'The domain, pending verification'),
-      200: jsonResponse(envelope(CustomDomain), 'The domain was already registered'),
+      201: jsonResponse(envelope(CustomDomain), 'The domain, pending verification', { data: EXAMPLES.registered }),
+      200: jsonResponse(envelope(CustomDomain), 'The domain was already registered', { data: EXAMPLES.registered }),
       ...errorResponses(409),
     },
   }),
@@ -31,10 +32,10 @@ export const customDomainsOperations = {
     tags,
     security,
     summary: 'Verify DNS ownership',
-    request: optionalJsonBody(EmptyBody),
+    request: optionalJsonBody(EmptyBody, {}),
     description: 'Looks up the TXT record; 400 dns_verification_failed lists what was found, 503 dns_unavailable when DNS does not answer.',
     responses: {
-      200: jsonResponse(envelope(CustomDomain), 'The verified domain'),
+      200: jsonResponse(envelope(CustomDomain), 'The verified domain', { data: EXAMPLES.verified }),
       ...errorResponses(404, [503, 'dns_unavailable: DNS did not answer; or store_unavailable']),
     },
   }),
@@ -45,6 +46,6 @@ export const customDomainsOperations = {
     tags,
     security,
     summary: 'Remove domain',
-    responses: { 200: jsonResponse(envelope(DeletedDomain), 'The domain is gone'), ...errorResponses(404) },
+    responses: { 200: jsonResponse(envelope(DeletedDomain), 'The domain is gone', { data: EXAMPLES.removed }), ...errorResponses(404) },
   }),
 };

@@ -1,7 +1,8 @@
 /** The operations of routes/delegated-sessions.ts, one createRoute() config each: the one declaration its routes, the typed client and the OpenAPI document share. */
 import { createRoute } from '@hono/zod-openapi';
 import { SESSION_SECURITY } from '../schemas/auth.js';
-import { IdParam, envelope, errorResponses, jsonBody, jsonResponse, optionalJsonBody, paginated } from '../schemas/common.js';
+import { envelope, errorResponses, idParam, jsonBody, jsonResponse, optionalJsonBody, paginated } from '../schemas/common.js';
+import { DELEGATED_EXAMPLES as EXAMPLES } from './examples.js';
 import {
   Contract,
   CreateDelegatedSessionBody,
@@ -16,6 +17,7 @@ import type { ApiTag } from './tags.js';
 const tags: ApiTag[] = ['Delegated sessions'];
 const security = SESSION_SECURITY;
 const delegateSecurity = [{ ApiKeyAuth: [], DelegatedSessionAuth: [] }];
+const params = idParam(EXAMPLES.id);
 
 export const delegatedSessionsOperations = {
   createDelegatedSession: createRoute({
@@ -25,8 +27,11 @@ export const delegatedSessionsOperations = {
     tags,
     security,
     summary: 'Create delegated session',
-    request: jsonBody(CreateDelegatedSessionBody),
-    responses: { 201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token'), ...errorResponses(403, 404, 410) },
+    request: jsonBody(CreateDelegatedSessionBody, EXAMPLES.createBody),
+    responses: {
+      201: jsonResponse(envelope(CreatedDelegatedSession), 'The session and, only here, its token', { data: EXAMPLES.created }),
+      ...errorResponses(403, 404, 410),
+    },
   }),
   getDelegatedSession: createRoute({
     method: 'get',
@@ -35,8 +40,8 @@ export const delegatedSessionsOperations = {
     tags,
     security,
     summary: 'Get session details',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage'), ...errorResponses(404, 410) },
+    request: { params },
+    responses: { 200: jsonResponse(envelope(DelegatedSession), 'The session: status and usage', { data: EXAMPLES.session }), ...errorResponses(404, 410) },
   }),
   revokeDelegatedSession: createRoute({
     method: 'delete',
@@ -45,8 +50,8 @@ export const delegatedSessionsOperations = {
     tags,
     security,
     summary: 'Revoke session',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session'), ...errorResponses(404, 410) },
+    request: { params },
+    responses: { 200: jsonResponse(envelope(DelegatedSession), 'The revoked session', { data: EXAMPLES.revoked }), ...errorResponses(404, 410) },
   }),
   executeTransaction: createRoute({
     method: 'post',
@@ -55,8 +60,11 @@ export const delegatedSessionsOperations = {
     tags,
     security: delegateSecurity,
     summary: 'Execute transaction',
-    request: { params: IdParam, ...jsonBody(ExecuteBody) },
-    responses: { 200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed'), ...errorResponses(403, 404, 410) },
+    request: { params, ...jsonBody(ExecuteBody, EXAMPLES.executeBody) },
+    responses: {
+      200: jsonResponse(envelope(Transaction), 'The transaction, completed or failed', { data: EXAMPLES.transaction }),
+      ...errorResponses(403, 404, 410),
+    },
   }),
   queryContracts: createRoute({
     method: 'post',
@@ -65,7 +73,10 @@ export const delegatedSessionsOperations = {
     tags,
     security: delegateSecurity,
     summary: 'Query contracts',
-    request: { params: IdParam, ...optionalJsonBody(QueryBody) },
-    responses: { 200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first'), ...errorResponses(403, 404, 410) },
+    request: { params, ...optionalJsonBody(QueryBody, EXAMPLES.queryBody) },
+    responses: {
+      200: jsonResponse(paginated(Contract), 'Active contracts visible to the party, newest first', EXAMPLES.contracts),
+      ...errorResponses(403, 404, 410),
+    },
   }),
 };

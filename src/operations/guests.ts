@@ -1,12 +1,14 @@
 /** The operations of routes/guests.ts, one createRoute() config each: the one declaration its routes, the typed client and the OpenAPI document share. */
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
-import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse } from '../schemas/common.js';
+import { envelope, errorResponses, idParam, jsonBody, optionalJsonBody, jsonResponse } from '../schemas/common.js';
+import { GUEST_EXAMPLES as EXAMPLES } from './examples.js';
 import { CleanupGuestsBody, CleanupResult, ConvertGuestBody, ConvertedGuest, CreateGuestBody, CreatedGuest, Guest } from '../schemas/guests.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Guest sessions'];
 const security = API_KEY_SECURITY;
+const params = idParam(EXAMPLES.id);
 
 export const guestsOperations = {
   createGuest: createRoute({
@@ -16,8 +18,8 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Create guest session',
-    request: optionalJsonBody(CreateGuestBody),
-    responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token') },
+    request: optionalJsonBody(CreateGuestBody, EXAMPLES.createBody),
+    responses: { 201: jsonResponse(envelope(CreatedGuest), 'The guest session, its user and session token', { data: EXAMPLES.created }) },
   }),
   cleanupGuests: createRoute({
     method: 'post',
@@ -26,8 +28,8 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Bulk expire old guest sessions',
-    request: jsonBody(CleanupGuestsBody),
-    responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended') },
+    request: jsonBody(CleanupGuestsBody, EXAMPLES.cleanupBody),
+    responses: { 200: jsonResponse(envelope(CleanupResult), 'How many guest sessions were ended', { data: EXAMPLES.cleaned }) },
   }),
   getGuest: createRoute({
     method: 'get',
@@ -36,9 +38,9 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Get guest session',
-    request: { params: IdParam },
+    request: { params },
     description: 'An active guest session; 410 session_expired once it was converted, ended or expired (`details` names which).',
-    responses: { 200: jsonResponse(envelope(Guest), 'The guest session'), ...errorResponses(404, 410) },
+    responses: { 200: jsonResponse(envelope(Guest), 'The guest session', { data: EXAMPLES.guest }), ...errorResponses(404, 410) },
   }),
   convertGuest: createRoute({
     method: 'post',
@@ -47,8 +49,8 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Convert guest to user',
-    request: { params: IdParam, ...jsonBody(ConvertGuestBody) },
-    responses: { 200: jsonResponse(envelope(ConvertedGuest), 'The user it became, signed in'), ...errorResponses(404, 409, 410) },
+    request: { params, ...jsonBody(ConvertGuestBody, EXAMPLES.convertBody) },
+    responses: { 200: jsonResponse(envelope(ConvertedGuest), 'The user it became, signed in', { data: EXAMPLES.converted }), ...errorResponses(404, 409, 410) },
   }),
   expireGuest: createRoute({
     method: 'delete',
@@ -57,7 +59,7 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Expire guest session',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session'), ...errorResponses(404, 410) },
+    request: { params },
+    responses: { 200: jsonResponse(envelope(Guest), 'The ended guest session', { data: EXAMPLES.ended }), ...errorResponses(404, 410) },
   }),
 };

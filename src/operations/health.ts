@@ -14,7 +14,7 @@ export const healthOperations = {
     tags,
     summary: 'Health check',
     security: [],
-    responses: { 200: jsonResponse(envelope(Health), 'The process is alive') },
+    responses: { 200: jsonResponse(envelope(Health), 'The process is alive', { data: { status: 'ok', uptimeSeconds: 42.5 } }) },
   }),
   checkReadiness: createRoute({
     method: 'get',
@@ -24,7 +24,7 @@ export const healthOperations = {
     summary: 'Readiness check',
     security: [],
     responses: {
-      200: jsonResponse(envelope(Ready), 'Ready: the store can be written'),
+      200: jsonResponse(envelope(Ready), 'Ready: the store can be written', { data: { status: 'ready', store: 'file' } }),
       503: jsonResponse(ErrorEnvelope, 'Not ready: the store cannot be written (the data dir, or the database: the message says why)'),
     },
   }),

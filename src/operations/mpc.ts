@@ -1,12 +1,15 @@
 /** The operations of routes/mpc.ts, one createRoute() config each: the one declaration its routes, the typed client and the OpenAPI document share. */
 import { createRoute } from '@hono/zod-openapi';
 import { SESSION_SECURITY } from '../schemas/auth.js';
-import { envelope, errorResponses, jsonBody, jsonResponse, list } from '../schemas/common.js';
+import { envelope, errorResponses, jsonBody, jsonResponse, list, paramExample } from '../schemas/common.js';
 import { DeletedShares, KeyShare, RecoverBody, RecoveredKey, StoreShareBody, StoredShare, WalletIdParam } from '../schemas/mpc.js';
+import { MPC_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['MPC key management'];
 const security = SESSION_SECURITY;
+/** The signed-in example user's wallet. */
+const walletIdParam = WalletIdParam.extend({ walletId: paramExample(WalletIdParam.shape.walletId, 'walletId', 'path', EXAMPLES.walletId) });
 
 export const mpcOperations = {
   storeKeyShare: createRoute({
@@ -16,8 +19,11 @@ export const mpcOperations = {
     tags,
     security,
     summary: 'Store key share',
-    request: jsonBody(StoreShareBody),
-    responses: { 201: jsonResponse(envelope(StoredShare), 'The stored share (without its bytes)'), ...errorResponses(404, 409, 410) },
+    request: jsonBody(StoreShareBody, EXAMPLES.storeBody),
+    responses: {
+      201: jsonResponse(envelope(StoredShare), 'The stored share (without its bytes)', { data: EXAMPLES.stored }),
+      ...errorResponses(404, 409, 410),
+    },
   }),
   getKeyShares: createRoute({
     method: 'get',
@@ -26,8 +32,8 @@ export const mpcOperations = {
     tags,
     security,
     summary: 'Retrieve key share',
-    request: { params: WalletIdParam },
-    responses: { 200: jsonResponse(list(KeyShare), "The wallet's own share 1 and every stored share"), ...errorResponses(403, 404, 410) },
+    request: { params: walletIdParam },
+    responses: { 200: jsonResponse(list(KeyShare), "The wallet's own share 1 and every stored share", EXAMPLES.shares), ...errorResponses(403, 404, 410) },
   }),
   deleteKeyShares: createRoute({
     method: 'delete',
@@ -36,8 +42,11 @@ export const mpcOperations = {
     tags,
     security,
     summary: 'Delete key shares',
-    request: { params: WalletIdParam },
-    responses: { 200: jsonResponse(envelope(DeletedShares), 'How many stored shares were deleted'), ...errorResponses(403, 404, 410) },
+    request: { params: walletIdParam },
+    responses: {
+      200: jsonResponse(envelope(DeletedShares), 'How many stored shares were deleted', { data: EXAMPLES.deleted }),
+      ...errorResponses(403, 404, 410),
+    },
   }),
   recoverKey: createRoute({
     method: 'post',
@@ -46,7 +55,7 @@ export const mpcOperations = {
     tags,
     security,
     summary: 'Recover key from shares',
-    request: jsonBody(RecoverBody),
-    responses: { 200: jsonResponse(envelope(RecoveredKey), 'The recovered Ed25519 key'), ...errorResponses(403, 404, 410) },
+    request: jsonBody(RecoverBody, EXAMPLES.recoverBody),
+    responses: { 200: jsonResponse(envelope(RecoveredKey), 'The recovered Ed25519 key', { data: EXAMPLES.recovered }), ...errorResponses(403, 404, 410) },
   }),
 };

@@ -12,6 +12,12 @@ export const openApiOperations = {
     tags: ['OpenAPI' satisfies ApiTag],
     summary: 'Get this OpenAPI document',
     security: [],
-    responses: { 200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API') },
+    responses: {
+      200: jsonResponse(OpenApiDocument, 'The OpenAPI 3.1 document of the API', {
+        openapi: '3.1.0',
+        info: { title: 'Wallet and Identity Service API', version: '0.1.0' },
+        paths: { '/v1/healthz': { get: { operationId: 'checkHealth' } } },
+      }),
+    },
   }),
 };

@@ -1,7 +1,8 @@
 /** The operations of routes/passkeys.ts, one createRoute() config each: the one declaration its routes, the typed client and the OpenAPI document share. */
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY, SignIn } from '../schemas/auth.js';
-import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
+import { envelope, errorResponses, jsonBody, jsonResponse, paramExample } from '../schemas/common.js';
+import { SIGN_IN_EXAMPLES as EXAMPLES } from './examples.js';
 import { LoginOptionsQuery, LoginVerifyBody, PasskeyOptions, RegisterOptionsBody, RegisterVerifyBody } from '../schemas/passkeys.js';
 import type { ApiTag } from './tags.js';
 
@@ -16,8 +17,8 @@ export const passkeysOperations = {
     tags,
     security,
     summary: 'Get registration challenge',
-    request: jsonBody(RegisterOptionsBody),
-    responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id') },
+    request: jsonBody(RegisterOptionsBody, EXAMPLES.registerOptionsBody),
+    responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Creation options and their challenge id', { data: EXAMPLES.registerOptions }) },
   }),
   verifyPasskeyRegistration: createRoute({
     method: 'post',
@@ -26,8 +27,11 @@ export const passkeysOperations = {
     tags,
     security,
     summary: 'Verify registration',
-    request: jsonBody(RegisterVerifyBody),
-    responses: { 200: jsonResponse(envelope(SignIn), 'The passkey is stored; the user is signed in'), ...errorResponses(404, 409, 410) },
+    request: jsonBody(RegisterVerifyBody, EXAMPLES.registerVerifyBody),
+    responses: {
+      200: jsonResponse(envelope(SignIn), 'The passkey is stored; the user is signed in', { data: EXAMPLES.signIn }),
+      ...errorResponses(404, 409, 410),
+    },
   }),
   getPasskeyLoginOptions: createRoute({
     method: 'get',
@@ -36,8 +40,11 @@ export const passkeysOperations = {
     tags,
     security,
     summary: 'Get login challenge',
-    request: { query: LoginOptionsQuery },
-    responses: { 200: jsonResponse(envelope(PasskeyOptions), 'Request options and their challenge id'), ...errorResponses(404) },
+    request: { query: LoginOptionsQuery.extend({ email: paramExample(LoginOptionsQuery.shape.email, 'email', 'query', EXAMPLES.loginEmail) }) },
+    responses: {
+      200: jsonResponse(envelope(PasskeyOptions), 'Request options and their challenge id', { data: EXAMPLES.loginOptions }),
+      ...errorResponses(404),
+    },
   }),
   verifyPasskeyLogin: createRoute({
     method: 'post',
@@ -46,7 +53,7 @@ export const passkeysOperations = {
     tags,
     security,
     summary: 'Verify login',
-    request: jsonBody(LoginVerifyBody),
-    responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(404, 410) },
+    request: jsonBody(LoginVerifyBody, EXAMPLES.loginVerifyBody),
+    responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in', { data: EXAMPLES.signIn }), ...errorResponses(404, 410) },
   }),
 };

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY, SignIn } from '../schemas/auth.js';
 import { envelope, errorResponses, jsonBody, jsonResponse } from '../schemas/common.js';
 import { TelegramVerifyBody, TelegramWidgetConfig } from '../schemas/telegram.js';
+import { SIGN_IN_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Telegram'];
@@ -17,8 +18,8 @@ export const telegramOperations = {
     security,
     summary: 'Verify Telegram auth data',
     description: 'Signs in the user of a Telegram account. With Authorization: Bearer <session>, links the account to that user instead.',
-    request: jsonBody(TelegramVerifyBody),
-    responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in'), ...errorResponses(409, 410) },
+    request: jsonBody(TelegramVerifyBody, EXAMPLES.telegramBody),
+    responses: { 200: jsonResponse(envelope(SignIn), 'The user, signed in', { data: EXAMPLES.signIn }), ...errorResponses(409, 410) },
   }),
   getTelegramWidgetConfig: createRoute({
     method: 'get',
@@ -27,6 +28,6 @@ export const telegramOperations = {
     tags,
     security,
     summary: 'Get bot configuration for the widget',
-    responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)') },
+    responses: { 200: jsonResponse(envelope(TelegramWidgetConfig), 'The bot the Login Widget uses (never its token)', { data: EXAMPLES.widgetConfig }) },
   }),
 };

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { envelope, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { Tenant, UpdateTenantBody } from '../schemas/tenant.js';
+import { TENANT_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Tenant'];
@@ -16,7 +17,7 @@ export const tenantOperations = {
     tags,
     security,
     summary: 'Get current tenant',
-    responses: { 200: jsonResponse(envelope(Tenant), 'The tenant') },
+    responses: { 200: jsonResponse(envelope(Tenant), 'The tenant', { data: EXAMPLES.tenant }) },
   }),
   updateTenant: createRoute({
     method: 'patch',
@@ -25,7 +26,7 @@ export const tenantOperations = {
     tags,
     security,
     summary: 'Update tenant settings',
-    request: optionalJsonBody(UpdateTenantBody),
-    responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant') },
+    request: optionalJsonBody(UpdateTenantBody, EXAMPLES.updateBody),
+    responses: { 200: jsonResponse(envelope(Tenant), 'The updated tenant', { data: EXAMPLES.updated }) },
   }),
 };

@@ -3,6 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { SESSION_SECURITY } from '../schemas/auth.js';
 import { envelope, errorResponses, optionalJsonBody, jsonResponse } from '../schemas/common.js';
 import { ClaimWalletBody, ClaimedWallet, Wallet } from '../schemas/wallets.js';
+import { WALLET_EXAMPLES as EXAMPLES } from './examples.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Users'];
@@ -16,8 +17,11 @@ export const walletsOperations = {
     tags,
     security,
     summary: 'Create wallet for the current user',
-    request: optionalJsonBody(ClaimWalletBody),
-    responses: { 201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)'), ...errorResponses(409, 410) },
+    request: optionalJsonBody(ClaimWalletBody, EXAMPLES.claimBody),
+    responses: {
+      201: jsonResponse(envelope(ClaimedWallet), 'The wallet, with the device and recovery shares (only here)', { data: EXAMPLES.claimed }),
+      ...errorResponses(409, 410),
+    },
   }),
   getWallet: createRoute({
     method: 'get',
@@ -26,6 +30,6 @@ export const walletsOperations = {
     tags,
     security,
     summary: "Get the current user's wallet",
-    responses: { 200: jsonResponse(envelope(Wallet), 'The wallet'), ...errorResponses(404, 410) },
+    responses: { 200: jsonResponse(envelope(Wallet), 'The wallet', { data: EXAMPLES.wallet }), ...errorResponses(404, 410) },
   }),
 };

@@ -2,12 +2,14 @@
 import { createRoute } from '@hono/zod-openapi';
 import { API_KEY_SECURITY } from '../schemas/auth.js';
 import { Deleted } from '../schemas/apps.js';
-import { IdParam, envelope, errorResponses, jsonBody, optionalJsonBody, jsonResponse, list } from '../schemas/common.js';
+import { envelope, errorResponses, idParam, jsonBody, optionalJsonBody, jsonResponse, list, paramExample } from '../schemas/common.js';
+import { WEBHOOK_EXAMPLES as EXAMPLES } from './examples.js';
 import { CreateWebhookBody, Delivery, DeliveryListQuery, TestEventBody, UpdateWebhookBody, Webhook, WebhookWithSecret } from '../schemas/webhooks.js';
 import type { ApiTag } from './tags.js';
 
 const tags: ApiTag[] = ['Webhooks'];
 const security = API_KEY_SECURITY;
+const params = idParam(EXAMPLES.id);
 
 export const webhooksOperations = {
   listWebhooks: createRoute({
@@ -17,7 +19,7 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'List webhooks',
-    responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets') },
+    responses: { 200: jsonResponse(list(Webhook), 'The webhooks, newest first, without secrets', EXAMPLES.list) },
   }),
   createWebhook: createRoute({
     method: 'post',
@@ -26,8 +28,8 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'Create webhook',
-    request: jsonBody(CreateWebhookBody),
-    responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)') },
+    request: jsonBody(CreateWebhookBody, EXAMPLES.createBody),
+    responses: { 201: jsonResponse(envelope(WebhookWithSecret), 'The webhook and its signing secret (shown once)', { data: EXAMPLES.created }) },
   }),
   updateWebhook: createRoute({
     method: 'patch',
@@ -36,9 +38,9 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'Update webhook',
-    request: { params: IdParam, ...optionalJsonBody(UpdateWebhookBody) },
+    request: { params, ...optionalJsonBody(UpdateWebhookBody, EXAMPLES.updateBody) },
     responses: {
-      200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated'),
+      200: jsonResponse(envelope(WebhookWithSecret.partial({ secret: true })), 'The webhook; with a new secret when rotated', { data: EXAMPLES.updated }),
       ...errorResponses(404),
     },
   }),
@@ -49,8 +51,8 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'Delete webhook',
-    request: { params: IdParam },
-    responses: { 200: jsonResponse(envelope(Deleted), 'The webhook and its deliveries are gone'), ...errorResponses(404) },
+    request: { params },
+    responses: { 200: jsonResponse(envelope(Deleted), 'The webhook and its deliveries are gone', { data: EXAMPLES.deleted }), ...errorResponses(404) },
   }),
   sendTestEvent: createRoute({
     method: 'post',
@@ -59,8 +61,8 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'Send a test event',
-    request: { params: IdParam, body: { required: false, content: { 'application/json': { schema: TestEventBody } } } },
-    responses: { 200: jsonResponse(envelope(Delivery), 'The delivery after its first attempt'), ...errorResponses(404) },
+    request: { params, ...optionalJsonBody(TestEventBody, EXAMPLES.testBody) },
+    responses: { 200: jsonResponse(envelope(Delivery), 'The delivery after its first attempt', { data: EXAMPLES.delivery }), ...errorResponses(404) },
   }),
   listDeliveries: createRoute({
     method: 'get',
@@ -69,7 +71,10 @@ export const webhooksOperations = {
     tags,
     security,
     summary: 'List deliveries',
-    request: { params: IdParam, query: DeliveryListQuery },
-    responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts'), ...errorResponses(404) },
+    request: {
+      params,
+      query: DeliveryListQuery.extend({ status: paramExample(DeliveryListQuery.shape.status, 'status', 'query', EXAMPLES.deliveriesQuery.status) }),
+    },
+    responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts', EXAMPLES.deliveries), ...errorResponses(404) },
   }),
 };

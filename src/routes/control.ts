@@ -5,6 +5,7 @@
  * operations/control.ts and validated by its schemas; mounted without the API key behind the
  * loopback/admin guard.
  */
+import { ownUrl } from '../base-url.js';
 import { ApiError } from '../errors.js';
 import { controlPlaneGuard } from '../middleware/admin.js';
 import { controlOperations as ops } from '../operations/control.js';
@@ -56,6 +57,6 @@ export function controlRoutes(rt: Runtime, options: { apiRoutes?: () => Promise<
 
   app.route('/', harnessRoutes(rt));
   app.route('/snapshots', controlSnapshotsRoutes(rt));
-  registerControlDocument(app, { version: options.version ?? '0.0.0' });
+  registerControlDocument(app, { version: options.version ?? '0.0.0', publicUrl: () => ownUrl(rt.options) });
   return app;
 }

@@ -15,7 +15,8 @@ import { registerWebhooks } from './openapi-webhooks.js';
 import { openApiOperations } from '../operations/openapi.js';
 
 /**
- * The paths of the document carry the base path (`/v1/apps`), and `servers` the origin:
+ * The paths of the document carry the base path (`/v1/apps`), and `servers` the URL svc is
+ * reached at (an origin, or one with a proxy's prefix; never with /v1):
  * Prism matches a request's path against the document's paths as written and ignores the
  * path of a server URL (by design, see its FAQ), so a document with `servers: /v1` and paths
  * `/apps` needs every path rewritten in front of Prism. Generators and Postman take either.
@@ -45,13 +46,16 @@ interface DocumentInfo {
   description: string;
   tags: ReadonlyArray<{ name: string; description: string }>;
   basePath: string;
+  /** The URL svc is reached at (base-url.ts ownUrl()), read at each request: a port picked at listen is known only then. */
+  publicUrl: () => string;
 }
 
 /**
  * Serves GET /openapi.json on `app`, the document of `routes()` made once (on the first
  * request, when every lazily loaded area is loaded) after `describe` has added what the
- * document has beside the routes; `servers` is the origin the document is fetched from, so a
- * client made from it calls this emulator, on any port.
+ * document has beside the routes; `servers` is the URL svc was told it is reached at
+ * (--public-url; default where it listens), so a client made from it calls this emulator, and
+ * the same one whatever Host the document was fetched with.
  */
 function serveDocument(
   app: OpenAPIHono<AppEnv>,
@@ -67,7 +71,7 @@ function serveDocument(
     }
     return described;
   };
-  const document = (all: OpenAPIHono<AppEnv>, origin: string): OpenApiObject =>
+  const document = (all: OpenAPIHono<AppEnv>, server: string): OpenApiObject =>
     underBasePath(
       withDescriptions(
         withSharedResponses(
@@ -79,9 +83,9 @@ function serveDocument(
               description: info.description,
               license: { name: 'MIT', url: 'https://opensource.org/license/mit' },
               // The emulator answers for itself: its dashboard shows what it holds and what it sent.
-              contact: { name: 'svc emulator dashboard', url: `${origin}/_emulator/ui` },
+              contact: { name: 'svc emulator dashboard', url: `${server}/_emulator/ui` },
             },
-            servers: [{ url: origin, description: 'The emulator this document was fetched from' }],
+            servers: [{ url: server, description: 'The emulator, at the URL it was told it is reached at (svc serve --public-url)' }],
             tags: info.tags.map((tag) => ({ ...tag })),
           }),
         ),
@@ -89,7 +93,7 @@ function serveDocument(
       info.basePath,
     );
   // Not doc31(): it answers a generator failure as a bare 500 `{}`; thrown here, it reaches onError (D6).
-  app.get('/openapi.json', async (c) => c.json(document(await describedRoutes(), new URL(c.req.url).origin), 200));
+  app.get('/openapi.json', async (c) => c.json(document(await describedRoutes(), info.publicUrl()), 200));
 }
 
 /**
@@ -100,7 +104,7 @@ function serveDocument(
  */
 export function registerOpenApiDocument(
   v1: OpenAPIHono<AppEnv>,
-  options: { version: string; basePath: string; routes: () => Promise<OpenAPIHono<AppEnv>> },
+  options: { version: string; basePath: string; routes: () => Promise<OpenAPIHono<AppEnv>>; publicUrl: () => string },
 ): void {
   const info: DocumentInfo = {
     title: 'Wallet and Identity Service API',
@@ -108,6 +112,7 @@ export function registerOpenApiDocument(
     description: `Served by svc, the local emulator. Every path starts with the version segment ${options.basePath}: the spec's base URL is the server's URL plus ${options.basePath}.`,
     tags: API_TAGS,
     basePath: options.basePath,
+    publicUrl: options.publicUrl,
   };
   serveDocument(v1, info, options.routes, describe);
 }
@@ -117,13 +122,14 @@ export function registerOpenApiDocument(
  * document of its own routes: their declarations in operations/control*.ts, the guard's
  * bearer scheme, and the shared answers as /v1's document gives them.
  */
-export function registerControlDocument(control: OpenAPIHono<AppEnv>, options: { version: string }): void {
+export function registerControlDocument(control: OpenAPIHono<AppEnv>, options: { version: string; publicUrl: () => string }): void {
   const info: DocumentInfo = {
     title: 'svc control plane',
     version: options.version,
     description: `The emulator's own API below ${CONTROL_BASE_PATH}: its clock, event log, DLQ, store, faults and what test runs ask of it (docs/control-plane.md). It needs no API key and answers only loopback callers, unless svc serve has --admin-token, whose value others send as a bearer token. svc's own clients send ${CONTROL_REQUEST_HEADER}: 1 with every call that changes something.`,
     tags: CONTROL_TAGS,
     basePath: CONTROL_BASE_PATH,
+    publicUrl: options.publicUrl,
   };
   serveDocument(
     control,

@@ -84,11 +84,11 @@ const positiveIntegerText = (name: string, max?: number) =>
 export const PageQuery = z.object({
   page: positiveIntegerText('page')
     .optional()
-    .openapi({ param: { name: 'page', in: 'query' }, type: 'integer', minimum: 1, default: 1, example: 1 }),
+    .openapi({ param: { name: 'page', in: 'query', example: 1 }, type: 'integer', minimum: 1, default: 1, example: 1 }),
   page_size: positiveIntegerText('page_size', MAX_PAGE_SIZE)
     .optional()
     .openapi({
-      param: { name: 'page_size', in: 'query' },
+      param: { name: 'page_size', in: 'query', example: DEFAULT_PAGE_SIZE },
       type: 'integer',
       minimum: 1,
       maximum: MAX_PAGE_SIZE,
@@ -97,13 +97,23 @@ export const PageQuery = z.object({
     }),
 });
 
-export const IdParam = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({ param: { name: 'id', in: 'path' } }),
-});
+const PathId = z.string().min(1).max(200);
+
+export const IdParam = z.object({ id: PathId.openapi({ param: { name: 'id', in: 'path' } }) });
+
+/**
+ * A path or query parameter with its example, in the parameter (where Dredd and Postman read it)
+ * and in its schema (where generators and Prism do): `example` as the document shows it, so a
+ * query's `page` is the number 1 although the query string carries the text.
+ */
+export function paramExample<T extends z.ZodType>(schema: T, name: string, place: 'path' | 'query', example: string | number | boolean): T {
+  return schema.openapi({ param: { name, in: place, example }, example });
+}
+
+/** IdParam with the id of the record the operation's examples name (operations/examples.ts). */
+export function idParam(example: string) {
+  return z.object({ id: paramExample(PathId, 'id', 'path', example) });
+}
 
 /**
  * Error responses for OpenAPI, keyed by status: those an operation's own service can answer.
@@ -127,24 +137,31 @@ export function errorResponses(...statuses: Array<number | [number, string]>) {
   return responses;
 }
 
-export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+/** A required JSON body; `example` is one a tool can send as it is (operations/examples.ts). */
+export function jsonBody<T extends z.ZodType>(schema: T, example?: z.input<T>, description?: string) {
   return {
     body: {
       required: true as const,
-      content: { 'application/json': { schema } },
+      content: { 'application/json': { schema, ...withExample(example) } },
       ...(description === undefined ? {} : { description }),
     },
   };
+}
+
+/** `{ example }` for a media type, or nothing when there is none. */
+function withExample(example: unknown): { example?: unknown } {
+  return example === undefined ? {} : { example };
 }
 
 /** The body of an action that takes none: `{}`, or nothing at all. */
 export const EmptyBody = z.object({}).openapi('EmptyBody', { description: 'An empty object; the body may also be left out' });
 
 /** A JSON body that may be left out; when sent, it must match the schema. */
-export function optionalJsonBody<T extends z.ZodType>(schema: T) {
-  return { body: { required: false as const, content: { 'application/json': { schema } } } };
+export function optionalJsonBody<T extends z.ZodType>(schema: T, example?: z.input<T>) {
+  return { body: { required: false as const, content: { 'application/json': { schema, ...withExample(example) } } } };
 }
 
-export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { 'application/json': { schema } } };
+/** A JSON answer; `example` is the answer the operation's example request gets (operations/examples.ts). */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string, example?: z.output<T>) {
+  return { description, content: { 'application/json': { schema, ...withExample(example) } } };
 }

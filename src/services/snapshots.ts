@@ -8,8 +8,14 @@
  * A data dir keeps them as `snapshots/NAME.json` (the layout of db.json, snapshot.ts; the
  * directory 0700, each file 0600: they hold what db.json holds); an in-memory store keeps
  * them in memory. A PostgreSQL store refuses them: see SHARED_STORE_REFUSAL.
+ *
+ * A restore between tests must be quick (at 10k users, 50 ms: bench/lib/snapshots.ts). So a
+ * snapshot file's records are kept in memory as saved or first read, for as long as the file is
+ * that one (its inode, size and time), and a restore loads those, with no file read or parsed;
+ * the data dir's store keeps the file itself as the restored state (a hard link) rather than
+ * writing its records again (file-store.ts replaceAll).
  */
-import { chmod, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -50,6 +56,27 @@ interface Header {
 type Held = Map<string, { header: Header; records: Records }>;
 const inMemory = new WeakMap<Runtime, Held>();
 
+/**
+ * A data dir's snapshots as saved or last read, by file path, with what names that file: its
+ * inode, size and modification time. Records are never changed in place (store.ts), so the
+ * lists saved stay the records of the file; a file replaced, edited or removed is read again.
+ */
+const ready = new Map<string, { stamp: string; header: Header; records: Records }>();
+/** At most this many files' records are kept. */
+const READY_FILES = 8;
+
+/** What names the file at `path` as it is now; throws ENOENT when there is none. */
+async function stampOf(path: string): Promise<string> {
+  const info = await stat(path, { bigint: true });
+  return `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}`;
+}
+
+function keepReady(path: string, stamp: string, header: Header, records: Records): void {
+  ready.delete(path);
+  if (ready.size >= READY_FILES) ready.delete(ready.keys().next().value!);
+  ready.set(path, { stamp, header, records });
+}
+
 function checkName(name: string): void {
   if (!SNAPSHOT_NAME_PATTERN.test(name))
     throw new ApiError('validation_error', `"${name}" is not a snapshot name: letters, digits, - _ and . (not first), at most 100`, [
@@ -87,7 +114,11 @@ export async function saveSnapshot(rt: Runtime, name: string): Promise<SnapshotI
     tenants: records.tenants.length,
   };
   if ('memory' in place) place.memory.set(name, { header, records });
-  else await writeFile(place.dir, name, header, records);
+  else {
+    await writeFile(place.dir, name, header, records);
+    const path = join(place.dir, `${name}.json`);
+    keepReady(path, await stampOf(path), header, records);
+  }
   return infoOf(header);
 }
 
@@ -165,8 +196,8 @@ export async function getSnapshot(rt: Runtime, name: string): Promise<SnapshotIn
   return infoOf({ ...header, name });
 }
 
-/** A snapshot's header and records, read and checked. */
-async function load(rt: Runtime, name: string): Promise<{ header: Header; records: Records }> {
+/** A snapshot's header and records, read and checked, and its file in a data dir. */
+async function load(rt: Runtime, name: string): Promise<{ header: Header; records: Records; path?: string }> {
   checkName(name);
   const place = placeOf(rt);
   if ('memory' in place) {
@@ -175,8 +206,12 @@ async function load(rt: Runtime, name: string): Promise<{ header: Header; record
     return held;
   }
   const path = join(place.dir, `${name}.json`);
+  let stamp: string;
   let value: unknown;
   try {
+    stamp = await stampOf(path);
+    const kept = ready.get(path);
+    if (kept?.stamp === stamp) return { header: kept.header, records: kept.records, path };
     value = (await readSnapshot(path, LAZY_COLLECTIONS)).value;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound('snapshot', name);
@@ -193,7 +228,9 @@ async function load(rt: Runtime, name: string): Promise<{ header: Header; record
     // A lazy collection's lines stay one block: a restore loads them unsplit, as a start does.
     records[collection] = list === undefined || !isRecordList(list) ? [] : list;
   }
-  return { header: { ...header, name }, records };
+  // Kept only when the file did not change while it was read.
+  if ((await stampOf(path).catch(() => null)) === stamp) keepReady(path, stamp, { ...header, name }, records);
+  return { header: { ...header, name }, records, path };
 }
 
 /**
@@ -202,12 +239,11 @@ async function load(rt: Runtime, name: string): Promise<{ header: Header; record
  * they would have). Attempts planned for records the restore removed are dropped.
  */
 export async function restoreSnapshot(rt: Runtime, name: string): Promise<SnapshotInfo> {
-  const { header, records } = await load(rt, name);
+  const { header, records, path } = await load(rt, name);
   // Usage counted before the restore belongs to the state it replaces.
   await usageMeter(rt).flush();
-  await rt.store.replaceAll(records);
-  rt.clock.setSpeed(header.clock.speed);
-  rt.clock.set(new Date(header.clock.now));
+  await rt.store.replaceAll(records, path);
+  rt.clock.setTimeAndSpeed(new Date(header.clock.now), header.clock.speed);
   for (const id of [...rt.scheduler.waiting.keys()]) rt.scheduler.cancel(id);
   for (const delivery of rt.store.all('deliveries')) {
     if (delivery.nextAttemptAt !== null) rt.scheduler.schedule(delivery.id, Date.parse(delivery.nextAttemptAt));

@@ -209,6 +209,44 @@ describe('Store writes', () => {
     expect(readFileSync(path, 'latin1')).toMatch(/"checksum":"crc32:[0-9a-f]{8}"\n}\n$/);
   });
 
+  it('restores from a file with one journal batch and a hard link to it, which a crash keeps and a compaction drops', async () => {
+    // The file restored from: another store's db.json, in the layout a named snapshot has too.
+    const other = freshDir();
+    const { store: source } = await FileStore.open({ dataDir: other });
+    const kept = app('kept');
+    await source.write(() => source.insert('apps', kept));
+    await source.close();
+    const file = join(other, DATA_FILE);
+
+    const dir = freshDir();
+    const { store } = await FileStore.open({ dataDir: dir });
+    const replaced = app('replaced');
+    await store.write(() => store.insert('apps', replaced));
+    await store.replaceAll({ apps: [kept] }, file);
+    expect(store.get('apps', replaced.id)).toBeUndefined();
+    expect(store.get('apps', kept.id)).toEqual(kept);
+    // No record written again: a hard link to the file, which one journal batch names.
+    const loads = readdirSync(dir).filter((name) => /^db\.load\.\d+\.json$/.test(name));
+    expect(loads).toHaveLength(1);
+    expect(statSync(join(dir, loads[0]!)).ino).toBe(statSync(file).ino);
+    expect(readFileSync(join(dir, 'db.journal'), 'utf8')).toContain(`["load","${loads[0]}"]`);
+    const later = app('later');
+    await store.write(() => store.insert('apps', later));
+
+    // A crash now leaves the file's records and the write after the restore, not what it replaced.
+    const crashed = await afterCrash(dir);
+    expect([...crashed.all('apps')].map((record) => record.id)).toEqual([kept.id, later.id]);
+    await crashed.close();
+    // The file may go (a snapshot deleted or saved again): the link holds the data until a compaction covers it.
+    rmSync(file);
+    await store.compact();
+    expect(readdirSync(dir).filter((name) => name.includes('.load.'))).toEqual([]);
+    await store.close();
+    const reopened = (await FileStore.open({ dataDir: dir })).store;
+    expect([...reopened.all('apps')].map((record) => record.id)).toEqual([kept.id, later.id]);
+    await reopened.close();
+  });
+
   it('a write after close is refused as store_unavailable', async () => {
     const { store } = await FileStore.open({ dataDir: freshDir() });
     await store.close();

@@ -169,14 +169,18 @@ export class FileStore extends Store {
 
   /**
    * Replaces every record by a snapshot's (services/snapshots.ts) without a journal line of
-   * every record: between appends, the journal is rotated, the records are loaded as read
-   * (unparsed lines stay so), and db.json is written from memory, covering the rotated journal.
-   * A crash before the rename leaves the old store; a write made meanwhile waits for the end.
+   * every record. Given the snapshot's `file`, between appends, one journal batch loads it (a
+   * hard link, journal-file.ts appendLoad) and the records are loaded as read: a restore of 10k
+   * users then costs a link and two small syncs, not writing 8 MB again. Where no hard link can
+   * be made, and without a file, the journal is rotated, the records loaded, and db.json written
+   * from memory, covering the rotated journal. Either way a crash leaves the old store or the
+   * new one; a write made meanwhile waits for the end.
    */
-  override async replaceAll(records: SnapshotRecords): Promise<void> {
+  override async replaceAll(records: SnapshotRecords, file?: string): Promise<void> {
     if (!this.#file) return super.replaceAll(records);
     if (this.#closed) throw new ApiError('store_unavailable', 'the store is closed');
     await this.#commit();
+    if (file !== undefined && (await this.#loadFile(records, file))) return;
     while (this.#compaction) await this.#compaction;
     try {
       await this.#claimCompaction(async () => {
@@ -198,6 +202,27 @@ export class FileStore extends Store {
       this.#lastWriteError = error;
       throw new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
     }
+  }
+
+  /** Loads `records` as the journal batch that loads `file` says; false, with nothing changed, when no hard link to it can be made. */
+  async #loadFile(records: SnapshotRecords, file: string): Promise<boolean> {
+    while (this.#writing) await new Promise((resolve) => setImmediate(resolve));
+    this.#writing = true;
+    try {
+      await this.#file!.appendLoad(file);
+    } catch (error) {
+      if (['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? '')) return false;
+      this.#lastWriteError = error;
+      throw new ApiError('store_unavailable', `the data dir cannot be written: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    } finally {
+      this.#writing = false;
+      if (this.#next) setImmediate(() => void this.#flush());
+    }
+    this.loadAll(records);
+    // Changes made in memory while the batch was written came before the restore, which replaced them.
+    this.ops = [];
+    this.#lastWriteError = null;
+    return true;
   }
 
   /** Compacts the journal into db.json now (after seeding, on close). */

@@ -6,9 +6,14 @@
  * temp file, fsync and rename, then drops the rotated journal. `read()` answers the snapshot
  * with every later journal batch applied, so a crash at any moment loses nothing that was
  * acknowledged, and a line torn by a crash mid-append is ignored (it was never acknowledged).
+ *
+ * A batch may also load a whole file of the snapshot layout (`appendLoad`: a named snapshot
+ * restored, services/snapshots.ts) instead of writing its records again: the file is hard-linked
+ * into the data dir as `db.load.<seq>.json` and the batch names it. `read()` starts over from the
+ * last such file, and a compaction that covers it removes it.
  */
 import { constants } from 'node:fs';
-import { open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readdir, readFile, rename, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { DATA_FILE_MODE } from './data-dir.js';
@@ -21,8 +26,11 @@ import { isRecordList, readSnapshot, recordsOf, writeSnapshot, writeWhole } from
  */
 export const SYNCED_WRITES = process.platform === 'linux' && typeof constants.O_DSYNC === 'number';
 
-/** One operation of a batch: put a whole record, delete one by id, or empty every collection. */
-export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'];
+/**
+ * One operation of a batch: put a whole record, delete one by id, empty every collection, or
+ * replace every collection by those of a file in the data dir (`appendLoad`), alone in its batch.
+ */
+export type JournalOp = ['put', string, { id: string }] | ['del', string, string] | ['clear'] | ['load', string];
 
 export interface JournalBatch {
   /** Sequence number, increasing across the store's life. */
@@ -97,12 +105,65 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
     const batches = await this.#readJournals(repair);
     if (batches.length > 0) this.current = false;
     const after = document?.journalSeq ?? 0;
-    const pending = batches.filter((batch) => batch.s > after);
+    let pending = batches.filter((batch) => batch.s > after);
     this.#seq = Math.max(after, ...batches.map((batch) => batch.s));
+    // A loaded file replaces everything before it: start from the last one.
+    const loaded = pending.findLastIndex((batch) => batch.o[0]?.[0] === 'load');
+    if (loaded !== -1) {
+      document = await this.#readLoaded((pending[loaded]!.o[0] as ['load', string])[1], document?.schemaVersion);
+      pending = pending.slice(loaded + 1);
+    }
     if (pending.length === 0) return document as T | null;
     document ??= { schemaVersion: 0 };
     applyBatches(document, pending);
     return document as T;
+  }
+
+  /** The collections of a loaded file (its other fields, a named snapshot's header, left out). */
+  async #readLoaded(name: string, schemaVersion = 0): Promise<Document> {
+    const { value } = await readSnapshot(join(this.#dir, name), this.#lazy);
+    const document: Document = { schemaVersion: (value as Document).schemaVersion ?? schemaVersion };
+    for (const [field, list] of Object.entries(value as Document)) if (isRecordList(list)) document[field] = list;
+    return document;
+  }
+
+  /** The name a load batch of sequence `seq` gives its file in the data dir. */
+  #loadName(seq: number): string {
+    return `${basename(this.path).replace(/\.json$/, '')}.load.${seq}.json`;
+  }
+
+  /**
+   * Makes `source`, a file in the snapshot layout on the data dir's filesystem, the whole
+   * store from now on, in one batch and without writing its records: a hard link to it in the
+   * data dir (so a later save or delete of `source` leaves it be), made durable, then one batch
+   * naming it. Call when no append is under way. Files of earlier loads are removed once the
+   * batch is durable, in the background: read() never goes back past it. Throws what link() throws (EXDEV, EPERM
+   * on a filesystem without hard links); nothing was appended then.
+   */
+  async appendLoad(source: string): Promise<void> {
+    const seq = this.#seq + 1;
+    const target = join(this.#dir, this.#loadName(seq));
+    await unlink(target).catch(() => {});
+    await link(source, target);
+    await syncDirectory(this.#dir);
+    await this.append([['load', this.#loadName(seq)]]);
+    // Off the caller's path: removing the last link to a file of megabytes takes a while.
+    void this.#loadFiles()
+      .then(async (files) => {
+        for (const earlier of files) if (earlier.seq < seq) await unlink(earlier.path).catch(() => {});
+      })
+      .catch(() => {});
+  }
+
+  /** The files of load batches in the data dir, with their sequence numbers. */
+  async #loadFiles(): Promise<Array<{ path: string; seq: number }>> {
+    const prefix = `${basename(this.path).replace(/\.json$/, '')}.load.`;
+    const found: Array<{ path: string; seq: number }> = [];
+    for (const name of await readdir(this.#dir)) {
+      const seq = name.startsWith(prefix) && name.endsWith('.json') ? name.slice(prefix.length, -'.json'.length) : '';
+      if (/^\d+$/.test(seq)) found.push({ path: join(this.#dir, name), seq: Number(seq) });
+    }
+    return found;
   }
 
   /** Appends one batch and makes it durable. */
@@ -154,6 +215,7 @@ export class JournaledJsonFile<T extends SnapshotHeader> implements Adapter<T> {
       const suffix = full.startsWith(`${this.journalPath}.`) ? full.slice(this.journalPath.length + 1) : '';
       if (/^\d+$/.test(suffix) && Number(suffix) <= covered) await unlink(full);
     }
+    for (const loaded of await this.#loadFiles()) if (loaded.seq <= covered) await unlink(loaded.path).catch(() => {});
   }
 
   /** Checks that the live journal can be opened and synced (readiness after a failure). */
@@ -276,7 +338,7 @@ function applyBatches(document: Document, batches: JournalBatch[]): void {
     for (const op of batch.o) {
       if (op[0] === 'put') mapOf(op[1]).set(op[2].id, op[2]);
       else if (op[0] === 'del') mapOf(op[1]).delete(op[2]);
-      else {
+      else if (op[0] === 'clear') {
         for (const key of Object.keys(document)) if (isRecordList(document[key])) document[key] = [];
         for (const map of maps.values()) map.clear();
       }

@@ -244,9 +244,11 @@ export abstract class Store {
   /**
    * Replaces every record with those of `records` (a snapshot's; RawRecords are parsed) in one
    * durable write: the same write as a reset, so a crash leaves the old store or the new one,
-   * and processes sharing the store catch up with it through the change log.
+   * and processes sharing the store catch up with it through the change log. `file`, when the
+   * records are those of a file in the snapshot layout, is one a backend may keep as it is
+   * (file-store.ts) rather than write every record again.
    */
-  replaceAll(records: SnapshotRecords): Promise<void> {
+  replaceAll(records: SnapshotRecords, _file?: string): Promise<void> {
     return this.write(() => {
       this.clear();
       for (const name of COLLECTION_NAMES) {

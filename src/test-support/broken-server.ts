@@ -63,6 +63,9 @@ export function editPayload(delivery: RelayedDelivery, edit: (payload: Record<st
   return resign(delivery, delivery.headers['x-service-timestamp'] ?? String(Math.floor(Date.now() / 1000)), JSON.stringify(payload));
 }
 
+/** The body to answer with: none for a status that may carry none (a Response with a body and 204 throws). */
+const bodyOf = (response: ProxiedResponse): string | null => ([204, 205, 304].includes(response.status) ? null : response.body);
+
 export const isResponse = (value: ProxiedRequest | ProxiedResponse): value is ProxiedResponse => 'status' in value;
 
 interface Relay {
@@ -111,7 +114,7 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
     };
     if (breakage.hang?.(request) === true) return new Promise<Response>(() => undefined);
     const replaced = breakage.request?.(request);
-    if (replaced !== undefined && isResponse(replaced)) return new Response(replaced.body, { status: replaced.status, headers: replaced.headers });
+    if (replaced !== undefined && isResponse(replaced)) return new Response(bodyOf(replaced), { status: replaced.status, headers: replaced.headers });
     if (replaced !== undefined) request = replaced;
 
     // Webhook URLs point at the relay; the answer shows the original again.
@@ -153,7 +156,7 @@ export async function startBrokenServer(rt: Runtime, breakage: Breakage = {}): P
     let response: ProxiedResponse = { status: forwarded.status, headers: responseHeaders, body: text };
     response = breakage.response?.(request, response) ?? response;
     if (breakage.latencyMs !== undefined) await new Promise((resolve) => setTimeout(resolve, breakage.latencyMs));
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    return new Response(bodyOf(response), { status: response.status, headers: response.headers });
   });
 
   const server: RunningServer = await listen(app, { port: 0, host: '127.0.0.1' });

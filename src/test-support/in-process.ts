@@ -42,7 +42,8 @@ const ROOT_PATH = /^\/(v1\/|v1$|_|healthz|readyz)/;
 
 export async function startInProcess(options: InProcessOptions = {}): Promise<InProcessEmulator> {
   const { dataDir } = options;
-  const rt = await createRuntime({ ...options, inMemory: dataDir === undefined });
+  // The app is reached at ORIGIN here, and told so, as svc serve is told its --public-url.
+  const rt = await createRuntime({ publicUrl: ORIGIN, ...options, inMemory: dataDir === undefined });
   if (rt.isNew) {
     await seedFixture(rt, await loadFixtureFile(options.seedFile ?? DEFAULT_FIXTURE_PATH));
     await rt.store.compact();

@@ -9,7 +9,8 @@ import { apiBaseUrl, BaseUrlError } from '../../base-url.js';
 import { applyBaseline, BaselineError, baselined, loadBaseline, unknownEntries, type Baseline } from '../../conformance/baseline.js';
 import { CATALOGUE } from '../../conformance/catalogue.js';
 import { listLine, planText } from '../../conformance/plan.js';
-import { ConfigurationError, preflight, type ProfileChoice } from '../../conformance/preflight.js';
+import { OwnTenantsError } from '../../conformance/own-tenants.js';
+import { ConfigurationError, ownTenantsPreflight, preflight, type ProfileChoice } from '../../conformance/preflight.js';
 import { consoleReporter } from '../../conformance/reporters/console.js';
 import { jsonReport } from '../../conformance/reporters/json.js';
 import { junitReport } from '../../conformance/reporters/junit.js';
@@ -31,6 +32,8 @@ export interface ConformanceOptions {
   skip: string[];
   profile: ProfileChoice;
   readOnly?: boolean;
+  /** `--own-tenants`: run in two tenants made through the control plane and removed at the end (own-tenants.ts). */
+  ownTenants?: boolean;
   receiverHost: string;
   receiverPort: number;
   timeout: number;
@@ -91,12 +94,18 @@ export async function conformance(options: ConformanceOptions, reporters: Report
   validateReporters(reporters);
   if (options.url === undefined || options.url === '')
     throw new CliError('give the deployment with --url (or SVC_URL), e.g. http://127.0.0.1:4010 or http://127.0.0.1:4010/v1', 2);
-  if (options.apiKey === undefined || options.apiKey === '') throw new CliError('give an API key with --api-key (or SVC_API_KEY)', 2);
+  const ownTenants = options.ownTenants === true;
+  if (!ownTenants && (options.apiKey === undefined || options.apiKey === ''))
+    throw new CliError('give an API key with --api-key (or SVC_API_KEY), or run in tenants of its own with --own-tenants', 2);
   const baseline = options.baseline === undefined ? undefined : await readBaseline(options.baseline);
-  const target: Target = { baseUrl: baseUrlOf(options.url), apiKey: options.apiKey, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
+  const baseUrl = baseUrlOf(options.url);
+  // With --own-tenants the run's keys come from the tenants it makes: the user's are never sent.
+  const target: Target = ownTenants
+    ? { baseUrl, apiKey: '', timeoutMs: options.timeout }
+    : { baseUrl, apiKey: options.apiKey!, secondApiKey: options.secondApiKey, timeoutMs: options.timeout };
   let profile;
   try {
-    ({ profile } = await preflight(target, options.profile));
+    ({ profile } = ownTenants ? await ownTenantsPreflight(target, options.profile) : await preflight(target, options.profile));
   } catch (error) {
     if (error instanceof ConfigurationError) throw new CliError(`configuration: ${error.message}`, 2);
     throw error;
@@ -107,10 +116,10 @@ export async function conformance(options: ConformanceOptions, reporters: Report
     readOnly: options.readOnly ?? false,
     only: options.only,
     skip: options.skip,
-    hasSecondKey: options.secondApiKey !== undefined,
+    hasSecondKey: ownTenants || options.secondApiKey !== undefined,
   });
   if (options.plan === true) {
-    process.stdout.write(planText(selected, { baseUrl: target.baseUrl, profile }));
+    process.stdout.write(planText(selected, { baseUrl: target.baseUrl, profile, ownTenants }));
     return 0;
   }
 
@@ -135,9 +144,13 @@ export async function conformance(options: ConformanceOptions, reporters: Report
       receiver: { host: options.receiverHost, port: options.receiverPort },
       concurrency: options.concurrency,
       bail: options.bail ?? false,
+      ownTenants,
       signal: controller.signal,
       ...(live === undefined ? {} : { listener: withBaseline(live.listener, baseline) }),
     });
+  } catch (error) {
+    if (error instanceof OwnTenantsError) throw new CliError(`configuration: ${error.message}`, 2);
+    throw error;
   } finally {
     process.off('SIGINT', onSigint);
   }

@@ -30,11 +30,11 @@ function parseServer(text: string): string {
 }
 
 async function inProcess(server: string): Promise<string> {
-  const rt = await createRuntime({ inMemory: true });
+  // Made for `server` as svc serve --public-url would make it: the document's servers names it.
+  const rt = await createRuntime({ inMemory: true, publicUrl: server });
   try {
     // Loaded here, not at the CLI's start: the app's modules are most of what a start would evaluate.
     const { createApp } = await import('../../app.js');
-    // Asked for at the origin it is made for: the document's servers is the origin of the request.
     const answer = await createApp(rt, { version: VERSION }).request(`${server}/v1/openapi.json`);
     if (answer.status !== 200) throw new CliError(`the app could not make its OpenAPI document (HTTP ${answer.status})`);
     return await answer.text();
@@ -61,7 +61,10 @@ export function registerOpenApi(program: Command): void {
     .command('openapi')
     .description('Print or save the OpenAPI 3.1 document of the API (made in-process unless --url)')
     .option('-o, --out <file>', 'write it to this file instead of stdout')
-    .option('--url <url>', "fetch it from a running emulator instead (its servers is then that emulator's origin; env SVC_URL, as for every command)")
+    .option(
+      '--url <url>',
+      'fetch it from a running emulator instead (its servers is then the URL that emulator was told it is reached at, svc serve --public-url; env SVC_URL, as for every command)',
+    )
     .option('--server <origin>', `the origin written into servers (default ${DEFAULT_SERVER}); not with --url`, parseServer)
     .addHelpText(
       'after',

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import chalk from 'chalk';
 import type { Command } from 'commander';
+import { publicUrl, PublicUrlError } from '../../base-url.js';
 import { DEFAULT_HOST, DEFAULT_PORT, startEmulator, type EmulatorOptions } from '../../emulator.js';
 import { createLogger, type LogFormat, type Logger } from '../../logger.js';
 import { parseDuration } from '../../duration.js';
@@ -35,6 +36,7 @@ export interface ServeOptions {
   cors?: CorsSetting;
   allowedHosts?: AllowedHosts;
   journalSize?: number;
+  publicUrl?: string;
 }
 
 function parseDnsServer(text: string): string {
@@ -47,6 +49,16 @@ function parseDnsServer(text: string): string {
 function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[(.*)\]$/, '$1');
   return isIP(bare) === 0 ? /^localhost\.?$/i.test(bare) : addressRange(bare) === 'loopback';
+}
+
+/** A `--public-url` (or SVC_PUBLIC_URL), read now so a bad one stops the start. */
+function parsePublicUrl(text: string, from = '--public-url'): string {
+  try {
+    return publicUrl(text);
+  } catch (error) {
+    if (error instanceof PublicUrlError) throw new CliError(`${from} ${error.message}`, 2);
+    throw error;
+  }
 }
 
 /** A webhook target policy (from the flag or SVC_WEBHOOK_TARGETS), read now so a bad one stops the start. */
@@ -116,6 +128,11 @@ export function addServeOptions(command: Command, defaults: { port: number; data
   return command
     .option('-p, --port <port>', 'port to listen on (0 picks a free one)', parseIntegerOption('--port', 0, 65535), defaults.port)
     .option('--host <host>', 'address to bind; keep the loopback default unless others must reach it', DEFAULT_HOST)
+    .option(
+      '--public-url <url>',
+      "the URL others reach svc at, through a proxy or a published port (https://svc.example.test, or with the prefix a proxy serves it under; no /v1): the OpenAPI documents' servers, checkout links and the addresses printed here name it, never a Host a request was sent with (default where it listens, http://127.0.0.1:PORT; env SVC_PUBLIC_URL)",
+      (text) => parsePublicUrl(text),
+    )
     .option('--data-dir <dir>', 'where the store lives (db.json, the lock and the seal key)', defaults.dataDir)
     .option('--seed <file>', 'fixture that seeds an empty store (default: fixtures/default.json)')
     .option(
@@ -202,7 +219,9 @@ Examples:
   $ svc serve --cors http://myapp.test:3000,http://localhost:5173   # browser origins beside the tenants'
   $ svc serve --host 0.0.0.0 --allowed-hosts svc,svc.internal --admin-token "$TOKEN"
                                       # reached as http://svc:4010 (compose) or through a proxy; the
-                                      # control plane and dashboard then need the token`,
+                                      # control plane and dashboard then need the token
+  $ svc serve --public-url https://svc.example.test --allowed-hosts svc.example.test
+                                      # behind a proxy: the OpenAPI document's servers names it`,
     )
     .action(async (options: ServeOptions) => {
       await serve(options);
@@ -250,6 +269,9 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
   // The address svc listens on is a name it is reached by: 0.0.0.0 stands for every address (middleware/host-check.ts).
   const allowedHosts: AllowedHosts | undefined =
     listedHosts === ALL_HOSTS ? ALL_HOSTS : [...(listedHosts ?? []), ...(isLoopbackHost(options.host) ? [] : [options.host])];
+  const publicUrlFromEnv = process.env['SVC_PUBLIC_URL'];
+  const ownUrl =
+    options.publicUrl ?? (publicUrlFromEnv === undefined || publicUrlFromEnv === '' ? undefined : parsePublicUrl(publicUrlFromEnv, 'SVC_PUBLIC_URL'));
   let startTime: Date | undefined;
   if (options.startTime !== undefined) {
     startTime = new Date(options.startTime);
@@ -275,6 +297,7 @@ export function emulatorOptions(options: ServeOptions, logger: Logger): Emulator
     ...(options.cors === undefined ? {} : { cors: options.cors }),
     ...(allowedHosts === undefined || allowedHosts.length === 0 ? {} : { allowedHosts }),
     ...(options.journalSize === undefined ? {} : { journalSize: options.journalSize }),
+    ...(ownUrl === undefined ? {} : { publicUrl: ownUrl }),
     logger,
   };
 }
@@ -285,19 +308,23 @@ async function serve(options: ServeOptions): Promise<void> {
   const store = settings.storeUrl;
   const emulator = await startEmulator(settings);
 
+  // The addresses printed are the ones others call it at: --public-url when given.
+  const apiUrl = `${emulator.publicUrl}/v1`;
+  const listening = emulator.baseUrl === apiUrl ? [] : [`  Listening  ${emulator.server.origin}`];
   const lines = [
     `${chalk.bold('svc')} emulator ready`,
-    `  API        ${chalk.cyan(emulator.baseUrl)}`,
+    `  API        ${chalk.cyan(apiUrl)}`,
     `  Dashboard  ${chalk.cyan(emulator.dashboardUrl)}`,
+    ...listening,
     `  Data       ${store !== undefined ? `${redactUrl(store)} (shared)` : (emulator.rt.store.dataDir ?? '(in memory)')}`,
     ...emulator.seededKeys.map((k) => `  API key    ${chalk.green(k.key)}  ${chalk.dim(`(${k.tenantName})`)}`),
   ];
   // The CLI's other commands default to the default port's address: elsewhere they need SVC_URL, so say how to set it.
-  if (emulator.baseUrl !== `http://${DEFAULT_HOST}:${DEFAULT_PORT}/v1`) lines.push(`  CLI        ${chalk.cyan(`export SVC_URL=${emulator.baseUrl}`)}`);
+  if (apiUrl !== `http://${DEFAULT_HOST}:${DEFAULT_PORT}/v1`) lines.push(`  CLI        ${chalk.cyan(`export SVC_URL=${apiUrl}`)}`);
   if (emulator.seededKeys.length === 0) lines.push(`  API key    ${chalk.dim('none of the fixture keys is active; create one with POST /v1/api-keys')}`);
   if (options.logFormat === 'json') {
     process.stdout.write(
-      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'ready', baseUrl: emulator.baseUrl, dashboardUrl: emulator.dashboardUrl, apiKeys: emulator.seededKeys })}\n`,
+      `${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'ready', baseUrl: apiUrl, dashboardUrl: emulator.dashboardUrl, listening: emulator.server.origin, apiKeys: emulator.seededKeys })}\n`,
     );
   } else {
     process.stdout.write(`${lines.join('\n')}\n`);

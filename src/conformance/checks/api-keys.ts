@@ -4,7 +4,7 @@ import { envelope, list } from '../../schemas/common.js';
 import { expect, expectJsonContentType, expectShape, expectStatus } from '../expect.js';
 import { expectError, expectErrorCode } from '../shapes.js';
 import type { Check } from '../types.js';
-import { createKey, missingId } from './support.js';
+import { createKey, expectReadBack, missingId } from './support.js';
 
 export const apiKeyChecks: Check[] = [
   {
@@ -54,7 +54,9 @@ export const apiKeyChecks: Check[] = [
     spec: 'D3, D15',
     profile: 'emulator',
     creates: true,
+    readsBack: ['createApiKey'],
     run: async (ctx) => {
+      // createKey has read the key back already: its value authenticates GET /tenant.
       const key = await createKey(ctx, 'shape');
       expectStatus(key.result, 201, 'part 7/D15: create → 201 Created');
       const { data } = expectShape(key.result, envelope(CreatedApiKey), 'D3/D15: the created key fields');
@@ -69,6 +71,8 @@ export const apiKeyChecks: Check[] = [
       const listed = keys.find((k) => k.id === key.id) as Record<string, unknown> | undefined;
       expect(listed !== undefined, 'D3: a new key is listed', `${key.id} not in the list`, listing);
       expect(!('key' in listed), 'D3: listings show prefix and last4, never the value', 'a listed key has a key field', listing);
+      const stored = { name: key.name, prefix: data.prefix, last4: data.last4, status: 'active', createdAt: data.createdAt, revokedAt: null };
+      expectReadBack(listed, stored, 'D3/D15: the listing holds the new key with the name POST sent and what its creation answered', listing);
     },
   },
   {

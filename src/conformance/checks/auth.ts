@@ -71,6 +71,7 @@ export const authChecks: Check[] = [
     spec: 'part 5.2, 5.3',
     profile: 'spec',
     creates: true,
+    readsBack: ['revokeApiKey'],
     run: async (ctx) => {
       const key = await createKey(ctx, 'revoked');
       const revoke = await ctx.client.request('DELETE', `/api-keys/${key.id}`);

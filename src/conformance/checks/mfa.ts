@@ -89,17 +89,35 @@ export const mfaChecks: Check[] = [
   {
     id: 'mfa.enable',
     tags: ['mfa'],
-    description: 'POST /mfa/verify-setup with a TOTP code enables MFA and answers 10 recovery codes; status says enabled',
+    description:
+      'setup alone leaves MFA off; POST /mfa/verify-setup with a code of its secret enables MFA and answers 10 recovery codes, as status then counts',
     spec: 'D5, D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['setupMfa', 'verifyMfaSetup'],
     run: async (ctx) => {
-      const { enabled, recoveryCodes, token } = await mfaUser(ctx);
+      const { token } = await guestSession(ctx);
+      const status = async () => {
+        const result = await ctx.client.mfa.status(token);
+        return { result, data: expectShape(result, envelope(MfaStatus), 'D15: GET /mfa/status').data };
+      };
+      const [setup, enabledAt] = await Promise.all([ctx.client.mfa.setup(token), emulatorNow(ctx)]);
+      const { secret } = expectShape(setup, envelope(MfaSetup), 'D5/D15: setup answers secret, otpauthUrl, qrCode').data;
+      const pending = await status();
+      expect(!pending.data.enabled, 'D5: setup alone does not enable MFA', 'status says enabled before verify-setup', pending.result);
+      // The secret setup answered is the one stored: a code made from it enables MFA.
+      const enabled = await ctx.client.mfa.verifySetup(token, codeAt(secret, enabledAt));
+      const { recoveryCodes } = expectShape(enabled, envelope(MfaEnabled), 'D5: verify-setup with a code of the secret setup answered enables MFA').data;
       expect(recoveryCodes.length === 10 && new Set(recoveryCodes).size === 10, 'D5: 10 one-time recovery codes', `${recoveryCodes.length} codes`, enabled);
-      const status = await ctx.client.mfa.status(token);
-      const { data } = expectShape(status, envelope(MfaStatus), 'D15: GET /mfa/status');
-      expect(data.enabled, 'D5: verify-setup enables MFA', 'status says disabled', status);
+      const after = await status();
+      expect(after.data.enabled, 'D5: verify-setup enables MFA', 'status says disabled', after.result);
+      expect(
+        after.data.recoveryCodesRemaining === recoveryCodes.length && !after.data.locked,
+        'D5: status counts the recovery codes verify-setup answered, none used',
+        `${after.data.recoveryCodesRemaining} remaining of ${recoveryCodes.length}, locked ${after.data.locked}`,
+        after.result,
+      );
     },
   },
   {
@@ -158,10 +176,12 @@ export const mfaChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: { clock: 'moves', why: 'moves the clock 30 s, to a TOTP step after the one that enabled MFA' },
+    readsBack: ['createMfaChallenge', 'verifyMfa'],
     run: async (ctx) => {
       const user = await mfaUser(ctx);
       const [now, challengeId] = await Promise.all([nextStep(ctx), challenge(ctx, user.token)]);
-      const result = await ctx.client.mfa.verify(user.token, { challengeId, code: codeAt(user.secret, now) });
+      const code = codeAt(user.secret, now);
+      const result = await ctx.client.mfa.verify(user.token, { challengeId, code });
       const { data } = expectShape(result, envelope(MfaVerified), 'D5: a right code verifies');
       const status = await ctx.client.mfa.status(user.token);
       expect(
@@ -170,28 +190,73 @@ export const mfaChecks: Check[] = [
         `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`,
         status,
       );
+      expect(
+        status.ok && status.body.data.recoveryCodesRemaining === user.recoveryCodes.length,
+        'D5: a TOTP code spends no recovery code',
+        `${status.ok ? status.body.data.recoveryCodesRemaining : '?'} remaining of ${user.recoveryCodes.length}`,
+        status,
+      );
+      // The challenge was spent by the verify: it is not answered twice.
+      const again = await ctx.client.mfa.verify(user.token, { challengeId, code });
+      expectErrorCode(again, 410, 'challenge_expired', 'D5: a challenge verified once is used (410 challenge_expired)');
     },
   },
   {
     id: 'mfa.required-403',
     tags: ['mfa', 'clock'],
-    description: 'once the session is no longer fresh, DELETE /mfa is 403 mfa_required; after verify with a recovery code it disables MFA',
+    description:
+      'once the session is no longer fresh, DELETE /mfa is 403 mfa_required; a recovery code verifies, spends one code and keeps the session fresh until freshUntil on the emulator clock; DELETE /mfa then removes MFA',
     spec: 'part 5.4 (403 when a multi-factor check is required), D5',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes)' },
+    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes), twice' },
+    readsBack: ['verifyMfa', 'disableMfa'],
     run: async (ctx) => {
       const user = await mfaUser(ctx);
+      const status = async () => {
+        const result = await ctx.client.mfa.status(user.token);
+        return { result, data: expectShape(result, envelope(MfaStatus), 'D15: GET /mfa/status').data };
+      };
       await outliveFreshness(ctx);
       // Opening a challenge makes no session fresh, so it is opened while DELETE /mfa is refused.
       const [refused, challengeId] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
       expectErrorCode(refused, 403, 'mfa_required', 'part 5.4/D5: an operation that needs a fresh MFA check answers 403');
       const verified = await ctx.client.mfa.verify(user.token, { challengeId, code: user.recoveryCodes[0]! });
       expectStatus(verified, 200, 'D5: a recovery code verifies');
+      const { freshUntil } = expectShape(verified, envelope(MfaVerified), 'D5: verify answers freshUntil').data;
+      const spent = await status();
+      expect(
+        spent.data.recoveryCodesRemaining === user.recoveryCodes.length - 1,
+        'D5: a recovery code is used once: the count left moves by exactly one',
+        `${spent.data.recoveryCodesRemaining} remaining of ${user.recoveryCodes.length}`,
+        spent.result,
+      );
+      // freshUntil is when freshness ends on the emulator clock: still fresh 5 s before it, no longer 1 s after.
+      await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(freshUntil) - (await emulatorNow(ctx))) / 1000) - 5)}s`);
+      const before = await status();
+      expect(
+        before.data.freshUntil === freshUntil,
+        'D5: the session is MFA-fresh until the freshUntil verify answered',
+        `5 s before it status says ${before.data.freshUntil}`,
+        before.result,
+      );
+      await advanceClock(ctx, '6s');
+      const [stale, next] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
+      expectErrorCode(stale, 403, 'mfa_required', 'D5: past the freshUntil verify answered, on the emulator clock, the session is no longer fresh (403)');
+      expectStatus(await ctx.client.mfa.verify(user.token, { challengeId: next, code: user.recoveryCodes[1]! }), 200, 'D5: a recovery code verifies');
       const disabled = await ctx.client.mfa.disable(user.token);
       expectStatus(disabled, 200, 'D5: DELETE /mfa with a fresh session disables MFA');
-      const status = await ctx.client.mfa.status(user.token);
-      expect(status.ok && !status.body.data.enabled, 'D5: MFA is off after DELETE /mfa', 'status says enabled', status);
+      const off = await status();
+      expect(!off.data.enabled, 'D5: MFA is off after DELETE /mfa', 'status says enabled', off.result);
+      expect(
+        off.data.freshUntil === null && off.data.recoveryCodesRemaining === 0,
+        'D5: DELETE /mfa removes the factor: no freshness, no recovery codes left',
+        `freshUntil ${off.data.freshUntil}, ${off.data.recoveryCodesRemaining} recovery codes`,
+        off.result,
+      );
+      // Removed, not hidden: no challenge opens, and MFA can be set up anew.
+      expectErrorCode(await ctx.client.mfa.challenge(user.token), 409, 'conflict', 'D5: with MFA off no challenge opens (409)');
+      expectStatus(await ctx.client.mfa.setup(user.token), [200, 201], 'D5: once disabled, MFA can be set up again');
     },
   },
   {
@@ -206,15 +271,31 @@ export const mfaChecks: Check[] = [
   {
     id: 'mfa.challenge-expiry',
     tags: ['mfa', 'clock'],
-    description: "a challenge past its expiresAt on the emulator clock is 410 challenge_expired for a right code, naming the emulator's and the real time",
+    description:
+      "a challenge is answered until its expiresAt on the emulator clock, and past it is 410 challenge_expired for a right code, naming the emulator's and the real time",
     spec: 'part 3.3, part 7 (410), D5, D6, D10',
     profile: 'emulator',
     creates: true,
     uses: { clock: 'moves', why: "moves the clock past an MFA challenge's expiresAt (5 minutes)" },
+    readsBack: ['createMfaChallenge'],
     run: async (ctx) => {
       const user = await enableMfa(ctx, await guestSession(ctx));
-      const opened = await ctx.client.mfa.challenge(user.token);
-      const { data } = expectShape(opened, envelope(MfaChallenge), 'D15: challenge answers challengeId, expiresAt');
+      const open = async () => {
+        const result = await ctx.client.mfa.challenge(user.token);
+        return expectShape(result, envelope(MfaChallenge), 'D15: challenge answers challengeId, expiresAt').data;
+      };
+      const [first, data] = await Promise.all([open(), open()]);
+      // expiresAt is when the challenge ends on the emulator clock: answered 5 s before it, refused 1 s after.
+      const early = await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(first.expiresAt) - (await emulatorNow(ctx))) / 1000) - 5)}s`);
+      const inTime = await ctx.client.mfa.verify(user.token, { challengeId: first.challengeId, code: codeAt(user.secret, early) });
+      expectStatus(inTime, 200, 'part 3.3/D5: a challenge is answered until its expiresAt on the emulator clock');
+      const status = await ctx.client.mfa.status(user.token);
+      expect(
+        status.ok && inTime.ok && status.body.data.freshUntil === inTime.body.data.freshUntil,
+        'D5: the challenge answered in time makes the session fresh',
+        `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`,
+        status,
+      );
       const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - (await emulatorNow(ctx))) / 1000) + 1)}s`);
       // The code is right at the new time: only the challenge's age is wrong.
       const late = await ctx.client.mfa.verify(user.token, { challengeId: data.challengeId, code: codeAt(user.secret, now) });

@@ -32,12 +32,23 @@ function marked(ctx: CheckContext, area: Area, make: Make): Promise<{ marker: st
 
 const idsOf = (page: { data: unknown[] }): string[] => page.data.map((item) => String((item as { id?: unknown }).id));
 
-/** Walks from the first page by page + 1: answers the pages, or undefined if the list changed meanwhile. */
+/**
+ * Reads the first page, then every further page at once (as many as its total and pageSize
+ * say, up to MAX_WALK_PAGES in all): answers the pages, or undefined if the list changed meanwhile.
+ */
 async function walk(ctx: CheckContext, area: Area): Promise<Array<{ result: ApiResult<unknown>; page: SpecPageBody }> | undefined> {
-  const pages = [await fetchPage(ctx, area, {})];
+  const first = await fetchPage(ctx, area, {});
+  const { page, pageSize, total } = first.page;
+  const further = first.page.hasMore && pageSize > 0 ? Math.min(MAX_WALK_PAGES, Math.ceil(total / pageSize)) - page : 0;
+  const rest = await Promise.all(Array.from({ length: Math.max(0, further) }, (_, index) => fetchPage(ctx, area, { page: page + 1 + index })));
+  if (rest.some((next) => next.page.total !== total)) return undefined;
+  // The walk ends at the first page that says no more follow, as one read page by page would.
+  const end = [first, ...rest].findIndex((next) => !next.page.hasMore);
+  const pages = end === -1 ? [first, ...rest] : [first, ...rest].slice(0, end + 1);
+  // A page that says hasMore past the last one its total allows is read too, one by one, so the walk sees what the target says.
   while (pages.length < MAX_WALK_PAGES && pages.at(-1)!.page.hasMore) {
     const next = await fetchPage(ctx, area, { page: pages.at(-1)!.page.page + 1 });
-    if (next.page.total !== pages[0]!.page.total) return undefined;
+    if (next.page.total !== total) return undefined;
     pages.push(next);
   }
   return pages;

@@ -6,13 +6,14 @@
 import { SignIn } from '../../schemas/auth.js';
 import { envelope } from '../../schemas/common.js';
 import { PasskeyOptions } from '../../schemas/passkeys.js';
+import { User } from '../../schemas/users.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
 import { advanceClock, expectClockTimes, HOLDS_SESSION } from './sessions.js';
 import { sessionSettingsForRun, settingsForRun, tenantSettings } from './settings.js';
-import { EVENTS_LOOKED_AT } from './support.js';
+import { EVENTS_LOOKED_AT, expectReadBack, searchListing } from './support.js';
 
 interface Relying {
   rpId: string;
@@ -116,11 +117,13 @@ export const passkeyChecks: Check[] = [
   {
     id: 'passkeys.register',
     tags: ['passkeys', 'users'],
-    description: 'register-options then register-verify with a new credential signs a new person in, as a basic user with the e-mail',
+    description:
+      'register-options then register-verify with a new credential signs a new person in, as a basic user with the e-mail that GET and the listing read; login-options allows the credential',
     spec: 'part 4 (Passkey/WebAuthn), part 5.5, D4, D15',
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['getPasskeyRegistrationOptions', 'verifyPasskeyRegistration'],
     run: async (ctx) => {
       const user = await registered(ctx);
       const { data } = expectShape(user.answer, envelope(SignIn), 'D4: { user, session }');
@@ -131,6 +134,21 @@ export const passkeyChecks: Check[] = [
         user.answer,
       );
       expectStatus(await ctx.client.mfa.status(data.session.token), 200, 'D4: the session token acts for the user');
+      // Kept, not only answered: the user register-options named reads and lists as made, and its passkey is stored.
+      const stored = { id: user.userId, email: user.email, name: `Conformance ${ctx.runId}`, trustLevel: 'basic' };
+      const read = await ctx.client.users.get(user.userId);
+      expectReadBack(expectShape(read, envelope(User), 'D15: GET /users/:id').data, stored, 'D15: GET /users/:id reads the user register-options named', read);
+      const listed = await searchListing(ctx, '/users', user.email, user.userId);
+      expectReadBack(listed.item, stored, 'D7/D15: the listing holds the user a passkey registration made', listed.result);
+      const login = await ctx.client.passkeys.loginOptions({ email: user.email });
+      const allowed = expectShape(login, envelope(PasskeyOptions), 'D15: login-options answers challengeId and options').data.options['allowCredentials'];
+      const credentialId = user.authenticator.credentialId.toString('base64url');
+      expect(
+        Array.isArray(allowed) && allowed.some((c) => (c as { id?: unknown } | null)?.id === credentialId),
+        'part 5.5: login-options for the e-mail allows the credential register-verify stored',
+        `allowCredentials ${JSON.stringify(allowed)}`,
+        login,
+      );
       const events = await ctx.client.emulator.events({ type: 'user.created', limit: EVENTS_LOOKED_AT });
       expect(
         events.ok && events.body.data.some((e) => JSON.stringify(e['data']).includes(user.userId)),
@@ -148,6 +166,7 @@ export const passkeyChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: HOLDS_SESSION,
+    readsBack: ['verifyPasskeyLogin'],
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
@@ -157,6 +176,9 @@ export const passkeyChecks: Check[] = [
       });
       const { data } = expectShape(answer, envelope(SignIn), 'part 5.5: passkey login: challenge then verify');
       expect(data.user.id === user.userId, 'D4: login signs in the user of the passkey', `${data.user.id} ≠ ${user.userId}`, answer);
+      // The session the login answered is stored: its token acts for the user.
+      const status = await ctx.client.mfa.status(data.session.token);
+      expectStatus(status, 200, 'D4: the session a passkey login answered acts for the user');
     },
   },
   {
@@ -190,7 +212,7 @@ export const passkeyChecks: Check[] = [
     spec: 'part 7 (410), D6, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock past a challenge (5 minutes 1 second)' },
+    uses: { clock: 'steps', why: 'steps the clock past a challenge (5 minutes 1 second)' },
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);

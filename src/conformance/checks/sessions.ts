@@ -80,9 +80,9 @@ export function expectClockTimes(result: ApiResult<unknown>, clockNowMs: number,
   expect(Math.abs(real - Date.now()) <= REAL_TIME_SLACK_MS, rule, `realNow ${String(entry['realNow'])} is not real time`, result);
 }
 
-/** Advances the emulator clock (D10); answers its new now, in ms. */
+/** Advances the emulator clock (D10) by `by` from now, through the run's clock lane (ctx.stepClock); answers its new now, in ms. */
 export async function advanceClock(ctx: CheckContext, by: string): Promise<number> {
-  const result = await ctx.client.emulator.advance(by);
+  const result = await ctx.stepClock(by);
   expect(result.ok, `D10: POST /_emulator/clock/advance {"by":"${by}"}`, `answered ${result.status}`, result);
   return Date.parse(expectShape(result, envelope(ClockState), 'D10: advance answers the clock').data.now);
 }

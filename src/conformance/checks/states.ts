@@ -1,7 +1,8 @@
 /**
- * States a read or a listing reports, checked against what the run did to the record (issue
- * 32): a webhook's enabled flag and events in the listing after a PATCH, a revoked key in the
- * key listing, a user's trust level in its read, and a delivery in each status filter. A
+ * States a read or a listing reports, checked against what the run did to the record
+ * (docs/conformance.md#every-effect-read-back): a webhook's enabled flag and events in the
+ * listing after a PATCH, a revoked key in the key listing (and refused), a user's trust level in
+ * its read, its listing and the listing's filter, and a delivery in each status filter. A
  * deployment that answers the right shape with a stale or wrong state fails here.
  */
 import { envelope, list } from '../../schemas/common.js';
@@ -50,6 +51,7 @@ export const stateChecks: Check[] = [
     spec: 'part 4 (Revoke API key), D15',
     profile: 'emulator',
     creates: true,
+    readsBack: ['revokeApiKey'],
     run: async (ctx) => {
       const key = await createKey(ctx, 'listed-state');
       const keep = await createKey(ctx, 'listed-kept');
@@ -60,7 +62,8 @@ export const stateChecks: Check[] = [
       };
       const before = await listed();
       expect(before.mine?.status === 'active' && before.mine.revokedAt === null, 'D15: a new key is listed active', JSON.stringify(before.mine), before.result);
-      expectStatus(await ctx.client.apiKeys.revoke(key.id), 200, 'part 4: DELETE /api-keys/:id');
+      const revoked = await ctx.client.apiKeys.revoke(key.id);
+      expectStatus(revoked, 200, 'part 4: DELETE /api-keys/:id');
       const after = await listed();
       expect(
         after.mine?.status === 'revoked' && typeof after.mine.revokedAt === 'string',
@@ -68,6 +71,16 @@ export const stateChecks: Check[] = [
         JSON.stringify(after.mine),
         after.result,
       );
+      const answered = expectShape(revoked, envelope(ApiKey), 'D15: revoke answers the key').data;
+      expect(
+        after.mine.revokedAt === answered.revokedAt,
+        'D15: the listing reports the revokedAt the revocation answered',
+        `listed ${after.mine.revokedAt}, answered ${answered.revokedAt}`,
+        after.result,
+      );
+      // The state is the behaviour: the key listed revoked is refused.
+      const refused = await ctx.client.request('GET', '/tenant', { apiKey: key.value });
+      expect(refused.status === 401, 'D3: a key listed revoked is refused (401)', `GET /tenant with it answered ${refused.status}`, refused);
       expect(
         after.other?.status === 'active' && after.other.revokedAt === null,
         'D15: revoking one key leaves the others active',
@@ -83,6 +96,7 @@ export const stateChecks: Check[] = [
     spec: 'part 4 (users), D15',
     profile: 'emulator',
     creates: true,
+    readsBack: ['createUser'],
     run: async (ctx) => {
       for (const level of [undefined, 'verified', 'trusted'] as const) {
         const user = await createUser(ctx, `level-${level ?? 'default'}`, level === undefined ? {} : { trustLevel: level });
@@ -93,6 +107,14 @@ export const stateChecks: Check[] = [
         const page = await ctx.client.users.list({ search: user.email });
         const listed = page.ok ? (page.body.data as Array<{ id: string; trustLevel: string }>).find((u) => u.id === user.id) : undefined;
         expect(listed?.trustLevel === want, 'D15: the listing reports the trust level the user has', `${listed?.trustLevel}, created ${want}`, page);
+        // The filter for that state agrees with the state listed: the user is found under its level.
+        const filtered = await ctx.client.users.list({ search: user.email, trust_level: want });
+        expect(
+          filtered.ok && filtered.body.data.some((u) => u.id === user.id),
+          "D7: the listing's trust_level filter finds the user under the level it reports",
+          `not listed under ${want}`,
+          filtered,
+        );
       }
     },
   },

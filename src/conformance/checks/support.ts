@@ -3,8 +3,8 @@
  * and the few lookups several areas share.
  */
 import type { ApiResult } from '../../client/index.js';
-import { CheckSkip, expect, expectStatus } from '../expect.js';
-import { CREATED_SPEC, expectSuccess, stringField } from '../shapes.js';
+import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
+import { CREATED_SPEC, expectSuccess, SpecPage, stringField } from '../shapes.js';
 import type { CheckContext } from '../types.js';
 
 /**
@@ -70,6 +70,7 @@ export async function createUser(ctx: CheckContext, label: string, body: Record<
 
 export interface CreatedKey {
   id: string;
+  name: string;
   value: string;
   result: ApiResult<unknown>;
 }
@@ -80,7 +81,8 @@ export interface CreatedKey {
  * authenticates; it is revoked at the end.
  */
 export async function createKey(ctx: CheckContext, label: string): Promise<CreatedKey> {
-  const result = await ctx.client.request('POST', '/api-keys', { body: { name: ctx.name(label) } });
+  const name = ctx.name(label);
+  const result = await ctx.client.request('POST', '/api-keys', { body: { name } });
   const data = created(result, 'create API key (POST /api-keys) must succeed');
   const id = stringField(data, 'id', 'a created API key has an id to revoke it by (DELETE /api-keys/:id)', result);
   ctx.defer({ description: `API key ${id}`, run: () => removal(ctx.client.apiKeys.revoke(id)) });
@@ -89,7 +91,7 @@ export async function createKey(ctx: CheckContext, label: string): Promise<Creat
   const candidates = [data['key'], ...Object.values(data)].filter((v): v is string => typeof v === 'string' && v.length >= 16 && v !== id);
   for (const candidate of [...new Set(candidates)]) {
     const probe = await ctx.client.request('GET', '/tenant', { apiKey: candidate });
-    if (probe.ok) return { id, value: candidate, result };
+    if (probe.ok) return { id, name, value: candidate, result };
   }
   expect(false, 'part 4: the key value is returned in the creation response', 'no string of the creation answer works as x-api-key', result);
 }
@@ -111,3 +113,41 @@ export function secondClient(ctx: CheckContext) {
 }
 
 export { expectStatus };
+
+/**
+ * Every field `sent` holds has the same value in `read`, a record read back by a GET or found
+ * in a listing (docs/conformance.md#every-effect-read-back); fails naming the first that differs.
+ */
+export function expectReadBack(read: unknown, sent: Record<string, unknown>, rule: string, result: ApiResult<unknown>): void {
+  expect(typeof read === 'object' && read !== null, rule, 'the record is not there', result);
+  for (const [field, value] of Object.entries(sent)) {
+    const got = (read as Record<string, unknown>)[field];
+    expect(JSON.stringify(got) === JSON.stringify(value), rule, `${field} reads ${JSON.stringify(got)}, sent ${JSON.stringify(value)}`, result);
+  }
+}
+
+/**
+ * The listing at `path` searched by a name the run made, and the item `id` in it: a read of
+ * the run's own records, not a walk of the list, so it runs beside checks that create.
+ */
+export async function searchListing(ctx: CheckContext, path: '/apps' | '/users', search: string, id: string) {
+  // The spec names the users listing's parameters but not the apps listing's: the spec profile reads that one's first page.
+  const plain = path === '/apps' && ctx.profile === 'spec';
+  const result = await ctx.client.request('GET', path, plain ? {} : { query: { search, page_size: 100 } });
+  const page = expectShape(result, SpecPage, `part 2: GET ${path}?search= answers the paginated envelope`);
+  const item = page.data.find((entry) => (entry as { id?: unknown } | null)?.id === id) as Record<string, unknown> | undefined;
+  return { result, page, item };
+}
+
+/**
+ * A tenant of the check's own, made through the control plane (D11) and removed at the end,
+ * and a client with its key: for a check that sets what the run's tenant must keep (a bot
+ * token, a short guestTtl) or acts on all of a tenant's records (a bulk cleanup).
+ */
+export async function ownTenant(ctx: CheckContext, label: string) {
+  const made = await ctx.client.emulator.tenants.create({ name: ctx.name(label), template: null });
+  expectStatus(made, [200, 201], 'D11: POST /_emulator/tenants makes a tenant for the check');
+  const { tenant, apiKey } = made.ok ? made.body.data : { tenant: { id: '' }, apiKey: '' };
+  ctx.defer({ description: `tenant ${tenant.id} (${label})`, run: () => removal(ctx.client.emulator.tenants.remove(tenant.id)) });
+  return ctx.client.emulator.clientFor(apiKey);
+}

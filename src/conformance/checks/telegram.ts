@@ -6,13 +6,15 @@
  */
 import { createHash, createHmac } from 'node:crypto';
 import { SignIn } from '../../schemas/auth.js';
-import { envelope } from '../../schemas/common.js';
+import { envelope, paginated } from '../../schemas/common.js';
+import { Tenant } from '../../schemas/tenant.js';
+import { User } from '../../schemas/users.js';
 import { TelegramWidgetConfig } from '../../schemas/telegram.js';
 import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check } from '../types.js';
 import { emulatorNow, expectClockTimes } from './sessions.js';
-import { removal } from './support.js';
+import { expectReadBack, ownTenant } from './support.js';
 
 /** How old auth_date may be (D6: Telegram's own advice). */
 const MAX_AUTH_AGE_MS = 24 * 3_600_000;
@@ -69,25 +71,28 @@ export const telegramChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     uses: { clock: 'holds', why: 'dates its data by the emulator clock, just before the target judges it' },
+    readsBack: ['updateTenant', 'verifyTelegramAuth'],
     run: async (ctx) => {
       // The run's tenant's token is write-only: a throwaway tenant (control plane) has one the check knows.
-      const made = await ctx.client.emulator.tenants.create({ name: ctx.name('telegram'), template: null });
-      expectStatus(made, [200, 201], 'D11: POST /_emulator/tenants makes a tenant for the check');
-      const { tenant, apiKey } = made.ok ? made.body.data : { tenant: { id: '' }, apiKey: '' };
-      ctx.defer({ description: `tenant ${tenant.id} (Telegram)`, run: () => removal(ctx.client.emulator.tenants.remove(tenant.id)) });
-      const own = ctx.client.emulator.clientFor(apiKey);
+      const own = await ownTenant(ctx, 'telegram');
       const before = expectShape(await own.telegram.widgetConfig(), envelope(TelegramWidgetConfig), 'D15: the widget configuration').data;
       expect(!before.configured, 'D3: configured says whether a bot token is set', 'a new tenant without a token is configured');
       const botId = String(7_000_000_000 + Math.floor(Math.random() * 999_999_999));
       const botToken = `${botId}:AAconformance${ctx.runId}TelegramToken`;
-      expectStatus(await own.tenant.update({ settings: { telegram: { botToken } } }), 200, 'D3: PATCH /tenant sets the bot token');
+      const botUsername = `conf_${ctx.runId}_bot`;
+      expectStatus(await own.tenant.update({ settings: { telegram: { botToken, botUsername } } }), 200, 'D3: PATCH /tenant sets the bot token');
+      // Kept, not only answered: GET /tenant reads the settings back (the token as botTokenSet only) and the widget acts on them.
+      const tenantRead = await own.tenant.get();
+      const { telegram } = expectShape(tenantRead, envelope(Tenant), 'D3/D15: the tenant fields').data.settings;
+      expectReadBack(telegram, { botUsername, botTokenSet: true }, 'D3: GET /tenant reads back the Telegram settings PATCH sent', tenantRead);
       const config = await own.telegram.widgetConfig();
       const after = expectShape(config, envelope(TelegramWidgetConfig), 'D15: the widget configuration').data;
       expect(after.configured, 'D3: configured says whether a bot token is set', 'configured is false once a token is set', config);
       expect(after.botId === botId, "D15: botId is the token's bot id (before the colon)", `botId ${after.botId}, token of ${botId}`, config);
+      expect(after.botUsername === botUsername, 'D3: the widget names the bot PATCH /tenant set', `botUsername ${after.botUsername}`, config);
 
       const now = await emulatorNow(ctx);
-      const person = { id: 100_000 + Math.floor(Math.random() * 900_000), first_name: 'Conformance', username: `conf_${ctx.runId}` };
+      const person = { id: 100_000 + Math.floor(Math.random() * 900_000), first_name: 'Conformance', last_name: ctx.runId, username: `conf_${ctx.runId}` };
       const signIn = async () => {
         const result = await own.telegram.verify(signWidgetData({ ...person, auth_date: Math.floor(now / 1000) }, botToken));
         expectStatus(result, 200, 'part 4: signed Telegram data signs the user in');
@@ -103,6 +108,19 @@ export const telegramChecks: Check[] = [
         `${second.data.user.id}, first ${first.data.user.id}`,
         second.result,
       );
+      // The user the sign-ins made is stored: read by GET, and the only one of the tenant however often it signed in.
+      const stored = { id: first.data.user.id, name: `Conformance ${ctx.runId}`, trustLevel: 'basic' };
+      const read = await own.users.get(first.data.user.id);
+      expectReadBack(
+        expectShape(read, envelope(User), 'D15: GET /users/:id').data,
+        stored,
+        'part 4: GET /users/:id reads the user a Telegram sign-in made',
+        read,
+      );
+      const users = await own.users.list();
+      const page = expectShape(users, paginated(User), 'D15: GET /users');
+      expect(page.total === 1, 'part 4: two sign-ins of one Telegram account make one user', `the tenant lists ${page.total} users`, users);
+      expectReadBack(page.data[0], stored, 'part 4: the listing holds the user a Telegram sign-in made', users);
       // A day and a minute before the emulator's now: only the age is wrong, however far the clock is from real time.
       const stale = await own.telegram.verify(signWidgetData({ ...person, auth_date: Math.floor((now - MAX_AUTH_AGE_MS - 60_000) / 1000) }, botToken));
       expectErrorCode(stale, 401, 'telegram_auth_expired', 'D6: Telegram data older than 24 h on the emulator clock is refused');

@@ -37,6 +37,7 @@ export const tenantChecks: Check[] = [
     spec: 'part 4, D15',
     profile: 'emulator',
     creates: true,
+    readsBack: ['updateTenant'],
     run: async (ctx) => {
       const before = await ctx.client.tenant.get();
       const { data } = expectShape(before, envelope(Tenant), 'D15: the tenant fields');

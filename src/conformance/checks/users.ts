@@ -5,7 +5,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { SpecPage, expectError, expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
 import { pageBoundChecks, pagingChecks } from './paging.js';
-import { createUser, missingId } from './support.js';
+import { createUser, expectReadBack, missingId, searchListing } from './support.js';
 
 export const userChecks: Check[] = [
   {
@@ -28,20 +28,26 @@ export const userChecks: Check[] = [
     spec: 'part 2, part 4',
     profile: 'spec',
     creates: true,
+    readsBack: ['createUser'],
     run: async (ctx) => {
       const user = await createUser(ctx, 'user');
       const read = await ctx.client.request('GET', `/users/${user.id}`);
       const data = expectSuccess(read, 200, 'part 4: get user');
       expect(data['id'] === user.id, 'part 4: GET /users/:id answers that user', `data.id is ${JSON.stringify(data['id'])}`, read);
+      expectReadBack(data, { email: user.email }, 'part 4: GET /users/:id reads back the e-mail POST sent', read);
+      const listed = await searchListing(ctx, '/users', user.email, user.id);
+      expectReadBack(listed.item, { email: user.email }, 'part 4: GET /users?search= lists the new user with its e-mail', listed.result);
     },
   },
   {
     id: 'users.create-201',
     tags: ['users'],
-    description: 'POST /users answers 201 with id, email, name, trustLevel (default basic), partyId <hint>::1220<hex>, createdAt',
+    description:
+      'POST /users answers 201 with id, email, name, trustLevel (default basic), partyId <hint>::1220<hex>, createdAt; GET and the listing read them back',
     spec: 'D13, D15, part 7 (201)',
     profile: 'emulator',
     creates: true,
+    readsBack: ['createUser'],
     run: async (ctx) => {
       const user = await createUser(ctx, 'user201');
       expectStatus(user.result, 201, 'part 7/D15: create → 201 Created');
@@ -52,7 +58,14 @@ export const userChecks: Check[] = [
         `${data.email} ${data.trustLevel}`,
         user.result,
       );
-      expectShape(await ctx.client.users.get(user.id), envelope(User), 'D15: GET /users/:id answers the user fields');
+      // Kept, not only answered: GET and the listing read back what POST sent and what the creation answered.
+      const stored = { email: user.email, name: `Conformance ${ctx.runId}`, trustLevel: 'basic', partyId: data.partyId, createdAt: data.createdAt };
+      const read = await ctx.client.users.get(user.id);
+      const got = expectShape(read, envelope(User), 'D15: GET /users/:id answers the user fields').data;
+      expectReadBack(got, stored, 'D15: GET /users/:id reads back what POST /users sent', read);
+      const listed = await searchListing(ctx, '/users', user.email, user.id);
+      expectReadBack(listed.item, stored, 'D7/D15: the listing holds the new user with what POST /users sent', listed.result);
+      expect(listed.page.total === 1, 'D7: a listing searched by the new e-mail counts the one user made', `total ${listed.page.total}`, listed.result);
     },
   },
   {

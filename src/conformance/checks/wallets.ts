@@ -268,7 +268,7 @@ export const walletChecks: Check[] = [
     profile: 'emulator',
     creates: true,
     long: true,
-    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes)' },
+    uses: { clock: 'steps', why: 'steps the clock past the MFA freshness (10 minutes)' },
     run: async (ctx) => {
       const session = await guestSession(ctx);
       const [claimed] = await Promise.all([ctx.client.users.createWallet(session.token), enableMfa(ctx, session)]);
@@ -290,7 +290,7 @@ export const walletChecks: Check[] = [
     spec: 'part 3.3, D4, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (61 s)" },
+    uses: { clock: 'steps', why: "steps the clock past a delegated session's expiresIn (61 s)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
       const now = await advanceClock(ctx, '61s');
