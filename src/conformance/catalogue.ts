@@ -17,6 +17,8 @@ import { guestChecks } from './checks/guests.js';
 import { isolationChecks } from './checks/isolation.js';
 import { limitChecks, rateLimitChecks } from './checks/limits.js';
 import { stateChecks } from './checks/states.js';
+import { faultChecks, fixedPathFaultChecks } from './checks/status-faults.js';
+import { statusChecks } from './checks/statuses.js';
 import { telegramChecks } from './checks/telegram.js';
 import { mfaChecks } from './checks/mfa.js';
 import { passkeyChecks } from './checks/passkeys.js';
@@ -55,11 +57,15 @@ export const CHECKS: readonly Check[] = [
   ...mfaChecks,
   ...figureChecks.filter((check) => !movesClock(check)),
   ...stateChecks,
+  ...statusChecks,
+  ...faultChecks,
   ...walletChecks.filter(movesClock),
   ...passkeyChecks.filter(movesClock),
   ...figureChecks.filter(movesClock),
   ...billingChecks.filter(movesClock),
   ...webhookRetryChecks,
+  // Alone: its faults are on paths every check calls.
+  ...fixedPathFaultChecks,
   // Alone, once every other check has made its calls and records: it counts the tenant's.
   ...exactFigureChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.

@@ -97,6 +97,8 @@ export const FAULT_CODES = {
   401: 'invalid_api_key',
   403: 'permission_denied',
   404: 'not_found',
+  // A timeout to rehearse at once, without waiting out a client's: a delay does that (`delay`).
+  408: 'request_timeout',
   409: 'conflict',
   410: 'gone',
   413: 'payload_too_large',
