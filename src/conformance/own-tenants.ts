@@ -8,7 +8,7 @@
  */
 import { createClient, type Client } from '../client/index.js';
 import type { CleanupResult } from './cleanup.js';
-import type { Target } from './runner.js';
+import type { Target } from './types.js';
 
 /** The run's tenants: the target with their keys, and their removal. */
 export interface OwnTenants {

@@ -5,7 +5,7 @@
  * the end — after failures, after --bail, and after an abort (Ctrl-C) alike.
  */
 import { randomBytes } from 'node:crypto';
-import { createClient, type Client, type FetchLike } from '../client/index.js';
+import { createClient, type Client } from '../client/index.js';
 import { coverageOf, unknownCoverage, type Answer, type Coverage } from './coverage.js';
 import { ClockLane } from './clock-lane.js';
 import { removeAll, type CleanupResult } from './cleanup.js';
@@ -17,17 +17,7 @@ import { holdClock, type ClockMove } from './run-clock.js';
 import type { Selected } from './select.js';
 import { DEFAULT_CONCURRENCY, inOrder, MAX_CONCURRENCY, schedule } from './schedule.js';
 import { sharedBackoff, suiteFetch } from './transport.js';
-import { areaOf, type Check, type CheckContext, type CheckResult, type Cleanup, type Profile } from './types.js';
-
-export interface Target {
-  baseUrl: string;
-  apiKey: string;
-  secondApiKey?: string | undefined;
-  /** Real milliseconds one call may take. */
-  timeoutMs: number;
-  /** Replaces undici's fetch (tests run the suite in-process through app.request). */
-  fetch?: FetchLike | undefined;
-}
+import { areaOf, type Check, type CheckContext, type CheckResult, type Cleanup, type Profile, type Target } from './types.js';
 
 export interface RunListener {
   onStart?(total: number, runId: string): void;
@@ -42,6 +32,7 @@ export interface RunListener {
 }
 
 export type { CleanupResult } from './cleanup.js';
+export type { Target } from './types.js';
 
 /** How the reason of a check that a stopped run never reached begins (its outcome is `skipped`). */
 export const NOT_RUN = 'not run';

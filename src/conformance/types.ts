@@ -4,7 +4,7 @@
  * belongs to, whether it creates records — and a `run(ctx)` that throws a CheckFailure
  * naming the broken rule, or a CheckSkip when the target cannot be checked this way.
  */
-import type { ApiResult, Client } from '../client/index.js';
+import type { ApiResult, Client, FetchLike } from '../client/index.js';
 import type { Receiver } from './receiver.js';
 
 /** `spec`: only what docs/service-api.md states. `emulator`: also every decision of docs/design.md and the control plane. */
@@ -126,6 +126,17 @@ export interface CheckContext {
   stepClock(by: string): Promise<ApiResult<unknown>>;
   /** A line kept with the check's result (what was seen, for the report). */
   note(text: string): void;
+}
+
+/** The deployment a run checks: its base URL and keys. */
+export interface Target {
+  baseUrl: string;
+  apiKey: string;
+  secondApiKey?: string | undefined;
+  /** Real milliseconds one call may take. */
+  timeoutMs: number;
+  /** Replaces undici's fetch (tests run the suite in-process through app.request). */
+  fetch?: FetchLike | undefined;
 }
 
 export type Outcome = 'passed' | 'failed' | 'skipped' | 'expected' | 'error';
