@@ -101,7 +101,11 @@ describe.skipIf(!postgres.available)('three svc serve processes on one PostgreSQ
     // Writers in the suite's own tenants, through every process: each user.created reaches the
     // suite's webhook, and the suite's clock advances must end in their own time regardless.
     const writers = startWriters(() => processes.map((process) => process.origin), [ACME_KEY, GLOBEX_KEY], 2, 20);
-    const result = await runCli(['conformance', '--url', `${proxy.origin}/v1`, '--api-key', ACME_KEY, '--second-api-key', GLOBEX_KEY], {
+    // analytics.moves-exactly is left out: each process counts API calls in memory and folds them into the
+    // store every few seconds (docs/postgres.md#what-is-shared), so a figure read through one
+    // process lags the calls the others answered; exact figures hold on one process.
+    const suite = ['conformance', '--url', `${proxy.origin}/v1`, '--api-key', ACME_KEY, '--second-api-key', GLOBEX_KEY, '--skip', 'analytics.moves-exactly'];
+    const result = await runCli(suite, {
       timeoutMs: 170_000,
     }).finally(() => writers.stop());
     expect(writers.ops.length).toBeGreaterThan(50);

@@ -66,7 +66,7 @@ export const CHECKS: readonly Check[] = [
   ...webhookRetryChecks,
   // Alone: its faults are on paths every check calls.
   ...fixedPathFaultChecks,
-  // Alone, once every other check has made its calls and records: it counts the tenant's.
+  // In a tenant of its own, which no other check calls: it counts that tenant's calls and records.
   ...exactFigureChecks,
   // Alone at the end: its flood of requests would hold up any check running beside it.
   ...rateLimitChecks,

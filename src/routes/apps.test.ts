@@ -267,12 +267,19 @@ describe('HTTP plumbing (driven through /apps)', () => {
 
   it.each([
     ['GET', '/v1/nothing-here', ACME_KEY],
-    ['PUT', '/v1/apps', ACME_KEY],
     ['GET', '/nothing-here', null],
-    ['POST', '/healthz', null],
   ])('%s %s is 404 not_found in the error envelope', async (method, path, key) => {
     const res = await svc.request(method, `${svc.origin}${path}`, { key });
     expectError(res, 404, 'not_found');
+  });
+
+  it.each([
+    ['PUT', '/v1/apps', ACME_KEY, 'GET, HEAD, POST'],
+    ['POST', '/healthz', null, 'GET, HEAD'],
+  ])('%s %s, a method its path lacks, is 405 method_not_allowed with Allow', async (method, path, key, allow) => {
+    const res = await svc.request(method, `${svc.origin}${path}`, { key });
+    expectError(res, 405, 'method_not_allowed');
+    for (const allowed of allow.split(', ')) expect(res.headers.get('allow')?.split(', ')).toContain(allowed);
   });
 
   it('answers every JSON body as application/json; charset=utf-8', async () => {

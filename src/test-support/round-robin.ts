@@ -36,7 +36,8 @@ export async function startRoundRobin(backends: string[]): Promise<RoundRobin> {
     });
     outgoing.end(body);
   };
-  const server: Server = createServer((incoming, response) => {
+  // Headers as large as svc takes pass through, so svc itself answers those over its limit (431 in its envelope).
+  const server: Server = createServer({ maxHeaderSize: 64 * 1024 }, (incoming, response) => {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => forward(incoming, Buffer.concat(chunks), response, 1));

@@ -5,14 +5,15 @@
  * the month it counts). A figure right for one period and wrong for another fails.
  */
 import { Analytics, ANALYTICS_PERIODS, type AnalyticsView } from '../../schemas/analytics.js';
+import type { Client } from '../../client/index.js';
 import { BillingUsage } from '../../schemas/billing.js';
+import { CreatedGuest } from '../../schemas/guests.js';
 import { Wallet } from '../../schemas/wallets.js';
 import { envelope } from '../../schemas/common.js';
 import { CheckSkip, expect, expectShape, expectStatus } from '../expect.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, emulatorNow, guestSession } from './sessions.js';
-import { sessionSettingsForRun } from './settings.js';
-import { createUser } from './support.js';
+import { advanceClock, emulatorNow } from './sessions.js';
+import { createUser, ownTenant } from './support.js';
 
 /** How long a usage figure may lag the calls it counts (processes store their counts every 5 s). */
 const USAGE_SETTLE_MS = 8_000;
@@ -174,17 +175,17 @@ export const exactFigureChecks: Check[] = [
     id: 'analytics.moves-exactly',
     tags: ['analytics', 'billing', 'figures'],
     description:
-      "run alone: a new user, a guest and its wallet move today's newUsers, signIns and walletsCreated (analytics) and monthlyActiveUsers and wallets (billing usage) by exactly one each, and apiCalls in both by exactly the calls made",
+      "in a tenant of its own: a new user, a guest and its wallet move today's newUsers, signIns and walletsCreated (analytics) and monthlyActiveUsers and wallets (billing usage) by exactly one each, and apiCalls in both by exactly the calls made",
     spec: 'part 4 (Billing: current usage), part 8 (analytics), D15',
     profile: 'emulator',
     creates: true,
-    uses: { alone: true, why: 'counts every call and record of the tenant between two reads: no other check may make one meanwhile' },
     readsBack: ['createWallet'],
     run: async (ctx) => {
-      // The run's session settings are made once, by calls of their own: before the first read.
-      await sessionSettingsForRun(ctx);
+      // Every call and record of the tenant between two reads counts: a tenant no one else calls,
+      // not the run's (other checks, or other callers of a shared emulator, make calls in that one).
+      const own = await ownTenant(ctx, 'tally');
       for (let attempt = 1; ; attempt += 1) {
-        const turned = await movesExactly(ctx);
+        const turned = await movesExactly(ctx, own);
         if (!turned) return;
         // The emulator's day turned between the reads: the figures are of two days; once more.
         if (attempt === 2) throw new CheckSkip("the emulator's day turned between the reads twice");
@@ -194,36 +195,39 @@ export const exactFigureChecks: Check[] = [
   },
 ];
 
-async function usage(ctx: CheckContext) {
-  const result = await ctx.client.billing.usage();
+async function usage(client: Client) {
+  const result = await client.billing.usage();
   return { result, data: expectShape(result, envelope(BillingUsage), 'D15: GET /billing/usage').data };
 }
 
 /** One measure: reads, a user, a guest and its wallet, reads again. Answers whether the day turned between the reads. */
-async function movesExactly(ctx: CheckContext): Promise<boolean> {
-  const before = { usage: await usage(ctx), analytics: await analytics(ctx, '7d') };
-  await createUser(ctx, 'tally');
-  const guest = await guestSession(ctx);
-  const claimed = await ctx.client.users.createWallet(guest.token);
+async function movesExactly(ctx: CheckContext, own: Client): Promise<boolean> {
+  const tenant = { ...ctx, client: own };
+  const before = { usage: await usage(own), analytics: await analytics(tenant, '7d') };
+  expectStatus(await own.request('POST', '/users', { body: { email: ctx.email('tally'), name: `Conformance ${ctx.runId}` } }), 201, 'part 4: POST /users');
+  const made = await own.guests.create();
+  const { data: guestData } = expectShape(made, envelope(CreatedGuest), 'part 4: POST /guests answers the guest and its session');
+  const guest = { token: guestData.session.token, userId: guestData.user.id };
+  const claimed = await own.users.createWallet(guest.token);
   expectStatus(claimed, 201, 'part 4: POST /users/me/wallet claims the guest user wallet');
   // Calls between the analytics reads: the user, the guest, the wallet; between the usage reads, those and each analytics read.
-  const made = 3;
-  let after = await analytics(ctx, '7d');
+  const calls = 3;
+  let after = await analytics(tenant, '7d');
   let analyticsReads = 1;
   for (
     const until = Date.now() + USAGE_SETTLE_MS;
-    after.data.totals.apiCalls - before.analytics.data.totals.apiCalls < made + analyticsReads && Date.now() < until;
+    after.data.totals.apiCalls - before.analytics.data.totals.apiCalls < calls + analyticsReads && Date.now() < until;
   ) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
-    after = await analytics(ctx, '7d');
+    after = await analytics(tenant, '7d');
     analyticsReads += 1;
   }
-  let later = await usage(ctx);
+  let later = await usage(own);
   let usageReads = 1;
-  const usageCalls = (): number => 1 + made + analyticsReads + usageReads;
+  const usageCalls = (): number => 1 + calls + analyticsReads + usageReads;
   for (const until = Date.now() + USAGE_SETTLE_MS; later.data.usage.apiCalls - before.usage.data.usage.apiCalls < usageCalls() && Date.now() < until;) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
-    later = await usage(ctx);
+    later = await usage(own);
     usageReads += 1;
   }
   const today = before.analytics.data.series.at(-1)!;
@@ -232,7 +236,7 @@ async function movesExactly(ctx: CheckContext): Promise<boolean> {
 
   const rule = "D15/part 8: today's analytics move by exactly what the run did";
   const moved = (name: 'newUsers' | 'signIns' | 'walletsCreated' | 'apiCalls') => same[name] - today[name];
-  const want = { newUsers: 1, signIns: 1, walletsCreated: 1, apiCalls: made + analyticsReads } as const;
+  const want = { newUsers: 1, signIns: 1, walletsCreated: 1, apiCalls: calls + analyticsReads } as const;
   for (const name of Object.keys(want) as Array<keyof typeof want>) {
     expect(moved(name) === want[name], rule, `${name} moved by ${moved(name)} on ${today.date}, not ${want[name]}`, after.result);
     const total = after.data.totals[name] - before.analytics.data.totals[name];
@@ -245,7 +249,7 @@ async function movesExactly(ctx: CheckContext): Promise<boolean> {
     expect(grew(name) === wantUsage[name], billing, `usage.${name} moved by ${grew(name)}, not ${wantUsage[name]}`, later.result);
   }
   // After the figures (its own call would count between them): the wallet is read as the claim answered it.
-  const read = await ctx.client.users.getWallet(guest.token);
+  const read = await own.users.getWallet(guest.token);
   const { data: wallet } = expectShape(read, envelope(Wallet), 'D15: GET /users/me/wallet');
   const answered = claimed.ok ? claimed.body.data : undefined;
   expect(
