@@ -179,6 +179,7 @@ export const exactFigureChecks: Check[] = [
     spec: 'part 4 (Billing: current usage), part 8 (analytics), D15',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'holds', why: "holds a guest session, and reads today's figures twice" },
     readsBack: ['createWallet'],
     run: async (ctx) => {
       // Every call and record of the tenant between two reads counts: a tenant no one else calls,
