@@ -11,6 +11,8 @@ import type { ApiResult } from '../../client/index.js';
 import { CheckSkip, expect, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
+import type { z } from '@hono/zod-openapi';
+import type { Fault as FaultSchema } from '../../schemas/control.js';
 import { concretePath, describe, runOwnedId, targetOperations, type DocumentOperation } from './document-operations.js';
 import { eachOperation } from './statuses.js';
 
@@ -55,19 +57,20 @@ async function expectUsual(ctx: CheckContext, operation: DocumentOperation, path
   if (operation.keyed) expectStatus(after, 401, `D11: ${describe(operation)} without a key, once the fault is spent, is 401 as usual`);
 }
 
-interface ListedFault {
-  method: string | null;
-  path: string;
-  remaining: number;
+type Fault = z.output<typeof FaultSchema>;
+
+/** The emulator's faults as it lists them now (none when it cannot say). */
+async function listFaults(ctx: CheckContext): Promise<Fault[]> {
+  const listed = await ctx.client.emulator.faults.list();
+  return listed.ok ? listed.body.data : [];
 }
 
 /**
  * Spends whatever faults a failed rehearsal left, so that no later request meets one: `spender`
  * names, for a fault of the check's, the operation and path that match it.
  */
-async function spendLeftovers(ctx: CheckContext, spender: (fault: ListedFault) => { operation: DocumentOperation; path: string } | undefined): Promise<void> {
-  const listed = await ctx.client.emulator.request('GET', '/faults');
-  const faults = (listed.body as { data?: ListedFault[] } | undefined)?.data ?? [];
+async function spendLeftovers(ctx: CheckContext, spender: (fault: Fault) => { operation: DocumentOperation; path: string } | undefined): Promise<void> {
+  const faults = await listFaults(ctx);
   await Promise.all(
     faults.map(async (fault) => {
       const spend = spender(fault);
@@ -153,8 +156,7 @@ async function rehearseEverywhere(ctx: CheckContext, operations: readonly Docume
  * it; when the fault is still there, the target did not answer it, and the check fails.
  */
 async function skipIfOthersMet(ctx: CheckContext, faultId: string | undefined, missed: number): Promise<void> {
-  const listed = await ctx.client.emulator.request('GET', '/faults');
-  const faults = (listed.body as { data?: Array<ListedFault & { id?: string }> } | undefined)?.data ?? [];
+  const faults = await listFaults(ctx);
   const left = faults.find((fault) => fault.id === faultId)?.remaining ?? 0;
   if (left === 0) {
     throw new CheckSkip(
