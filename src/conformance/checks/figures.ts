@@ -23,8 +23,8 @@ const DAYS: Record<AnalyticsView['period'], number> = { '7d': 7, '30d': 30, '90d
 const SUMMED = ['newUsers', 'signIns', 'walletsCreated', 'transactions', 'apiCalls'] as const;
 const DELIVERY_STATES = ['succeeded', 'failed', 'dead', 'pending'] as const;
 
-async function analytics(ctx: CheckContext, period: AnalyticsView['period']) {
-  const result = await ctx.client.analytics.get(period);
+async function analytics(client: Client, period: AnalyticsView['period']) {
+  const result = await client.analytics.get(period);
   return { result, data: expectShape(result, envelope(Analytics), `D15: GET /analytics?period=${period}`).data };
 }
 
@@ -42,7 +42,7 @@ export const figureChecks: Check[] = [
     creates: false,
     run: async (ctx) => {
       for (const period of ANALYTICS_PERIODS) {
-        const [before, { result, data }, after] = [await emulatorNow(ctx), await analytics(ctx, period), await emulatorNow(ctx)];
+        const [before, { result, data }, after] = [await emulatorNow(ctx), await analytics(ctx.client, period), await emulatorNow(ctx)];
         const rule = `part 8/D15: the ${period} figures`;
         const dates = data.series.map((day) => day.date);
         expect(dates.length === DAYS[period], rule, `the series holds ${dates.length} days, not ${DAYS[period]}`, result);
@@ -85,7 +85,7 @@ export const figureChecks: Check[] = [
     run: async (ctx) => {
       await createUser(ctx, 'analytics-a');
       await createUser(ctx, 'analytics-b');
-      const before = Object.fromEntries(await Promise.all(ANALYTICS_PERIODS.map(async (p) => [p, await analytics(ctx, p)] as const)));
+      const before = Object.fromEntries(await Promise.all(ANALYTICS_PERIODS.map(async (p) => [p, await analytics(ctx.client, p)] as const)));
       const day = before['7d']!.data.series.at(-1)!;
       for (const period of ANALYTICS_PERIODS) {
         const { data, result } = before[period]!;
@@ -93,7 +93,7 @@ export const figureChecks: Check[] = [
         expect(same.newUsers >= 2, `part 8: new users count in the ${period} window`, `today's newUsers is ${same.newUsers} after two were created`, result);
       }
       await advanceClock(ctx, '7d');
-      const moved = await analytics(ctx, '7d');
+      const moved = await analytics(ctx.client, '7d');
       expect(
         !moved.data.series.some((d) => d.date === day.date),
         "part 8: the 7d window ends on the emulator's today (it slides with the clock)",
@@ -101,7 +101,7 @@ export const figureChecks: Check[] = [
         moved.result,
       );
       for (const period of ['30d', '90d'] as const) {
-        const { data, result } = await analytics(ctx, period);
+        const { data, result } = await analytics(ctx.client, period);
         const was = new Map(before[period]!.data.series.map((d) => [d.date, d.newUsers]));
         const again = data.series.find((d) => d.date === day.date);
         const rule = `part 8: a past day keeps its figures in the ${period} window`;
@@ -165,9 +165,9 @@ export const figureChecks: Check[] = [
 const SETTLE_STEP_MS = 250;
 
 /**
- * Figures moved by exactly what one check did. It runs alone, at the end of a run: between
- * its two reads no other check makes a call or a record, so every call and record of the
- * tenant in between is its own. The calls are counted whichever side of a read a deployment
+ * Figures moved by exactly what one check did. It works in a tenant of its own, made through
+ * the control plane: no other check and no other caller of the emulator calls it, so every
+ * call and record of that tenant between its two reads is the check's. The calls are counted whichever side of a read a deployment
  * counts it on: between two reads a figure of calls moves by the calls made between them, plus one read.
  */
 export const exactFigureChecks: Check[] = [
@@ -203,8 +203,7 @@ async function usage(client: Client) {
 
 /** One measure: reads, a user, a guest and its wallet, reads again. Answers whether the day turned between the reads. */
 async function movesExactly(ctx: CheckContext, own: Client): Promise<boolean> {
-  const tenant = { ...ctx, client: own };
-  const before = { usage: await usage(own), analytics: await analytics(tenant, '7d') };
+  const before = { usage: await usage(own), analytics: await analytics(own, '7d') };
   expectStatus(await own.request('POST', '/users', { body: { email: ctx.email('tally'), name: `Conformance ${ctx.runId}` } }), 201, 'part 4: POST /users');
   const made = await own.guests.create();
   const { data: guestData } = expectShape(made, envelope(CreatedGuest), 'part 4: POST /guests answers the guest and its session');
@@ -213,14 +212,14 @@ async function movesExactly(ctx: CheckContext, own: Client): Promise<boolean> {
   expectStatus(claimed, 201, 'part 4: POST /users/me/wallet claims the guest user wallet');
   // Calls between the analytics reads: the user, the guest, the wallet; between the usage reads, those and each analytics read.
   const calls = 3;
-  let after = await analytics(tenant, '7d');
+  let after = await analytics(own, '7d');
   let analyticsReads = 1;
   for (
     const until = Date.now() + USAGE_SETTLE_MS;
     after.data.totals.apiCalls - before.analytics.data.totals.apiCalls < calls + analyticsReads && Date.now() < until;
   ) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_STEP_MS));
-    after = await analytics(tenant, '7d');
+    after = await analytics(own, '7d');
     analyticsReads += 1;
   }
   let later = await usage(own);
