@@ -127,7 +127,7 @@ describe('svc export and svc exec', () => {
     }
     expect(hiddenText).toContain('[redacted]');
     const help = await runCli(['export', '--help']);
-    expect(help.stdout).toMatch(/--include-secrets\s+write the API keys and bot tokens in clear/);
+    expect(help.stdout).toMatch(/--include-secrets\s+write the API keys, bot tokens and webhook secrets in clear/);
   });
 
   it("svc exec's artefacts and its export are 0600, and the artefacts hold no key or bot token", async () => {

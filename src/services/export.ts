@@ -57,7 +57,7 @@ function settingsOf(tenant: TenantRecord): ExportedTenant['settings'] {
 let fixtureSecrets: SecretPath[] | undefined;
 
 /**
- * The export with the secrets its fixture's schema marks (API keys, bot tokens) reading
+ * The export with the secrets its fixture's schema marks (API keys, bot tokens, webhook secrets) reading
  * [redacted], for a file that may be read by others than its owner (`svc export` without
  * --include-secrets, `svc exec`'s artefacts). A replaced key is one of the fixture's keys, so it
  * is hidden too. Such a fixture no longer seeds an emulator: its keys are gone.
