@@ -47,7 +47,7 @@ export function registerExport(program: Command): void {
   withControlOptions(program.command('export').description("Write a running emulator's store, or one tenant, as a fixture file"))
     .option('--tenant <id>', 'only this tenant')
     .option('-o, --out <file>', 'write the fixture here, readable by you alone (default: standard output)')
-    .option('--include-secrets', 'write the API keys, bot tokens and webhook secrets in clear (without it they read [redacted])')
+    .option('--include-secrets', 'write API keys, bot tokens, webhook secrets in clear (without it they read [redacted])')
     .addHelpText(
       'after',
       `
