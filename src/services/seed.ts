@@ -1,10 +1,11 @@
 /**
- * Seeding (D12, D15): a fixture document becomes tenants, hashed API keys, apps, users (with
- * their parties), their passkeys and open guest sessions, and webhooks. A bad fixture is refused with the path and the reason before
+ * Seeding (D12, D15): a fixture document (docs/testing-with-svc.md#fixture-files) becomes
+ * tenants, hashed API keys, apps, users (with their parties), their passkeys and open guest
+ * sessions, and webhooks. A bad fixture is refused with the path and the reason before
  * anything is written. A record keeps the id the fixture names; one without gets an id
  * derived from the id seed (docs/serve.md#stable-ids), so every start and reset seeds the
- * same ids. Keys, tokens, shares and webhook secrets the fixture does not give are never derived:
- * they come from the CSPRNG.
+ * same ids. Keys, tokens, shares and the webhook secrets the fixture does not give are never
+ * derived: they come from the CSPRNG.
  */
 import { createHash } from 'node:crypto';
 import { packageFile } from '../paths.js';
