@@ -142,7 +142,8 @@ export const controlOperations = {
     operationId: 'seedStore',
     ...tagged('Store'),
     summary: 'Seed a fixture',
-    description: 'Adds the tenants, keys, apps and users of a fixture document (the format of fixtures/default.json). 409 when a tenant id or key exists.',
+    description:
+      'Adds the tenants, keys, apps, users (with their passkeys and guest sessions) and webhooks of a fixture document (the format of fixtures/default.json, docs/testing-with-svc.md#fixture-files). 409 when a tenant id or key exists.',
     request: jsonBody(Fixture),
     responses: { 201: jsonResponse(envelope(Seeded), 'The tenants seeded'), ...errorResponses(409), ...GUARDED },
   }),
