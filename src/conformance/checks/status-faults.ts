@@ -181,6 +181,8 @@ export const fixedPathFaultChecks: Check[] = [
     spec: 'part 7 (500), D6, D11',
     profile: 'emulator',
     creates: true,
+    // A tenant made and removed, three rounds of faults and a round as usual, one after another: started early, it does not hold up a run's end.
+    long: true,
     budget: 60 * 4 + 20,
     run: async (ctx) => {
       const operations = (await targetOperations(ctx)).filter((operation) => faulted(operation) && !withId(operation));
