@@ -6,8 +6,11 @@
  */
 import { loadUndici } from '../undici.js';
 
-/** The subset of `fetch` the client needs: undici's, the platform's, or `app.request` of a Hono app. */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+/** What the client reads of an answer: a fetch Response has it, and so does an answer read whole beforehand. */
+export type FetchAnswer = Pick<Response, 'status' | 'headers' | 'text'>;
+
+/** The subset of `fetch` the client needs: undici's, the platform's, `app.request` of a Hono app, or the conformance suite's. */
+export type FetchLike = (url: string, init: RequestInit) => Promise<FetchAnswer>;
 
 /** What was sent, for failure reports. */
 export interface SentRequest {
@@ -126,7 +129,7 @@ export async function send<T>(options: TransportOptions, method: string, path: s
   };
   const exchange = { status: response.status, headers: response.headers, text, request, durationMs: performance.now() - started };
   const parsed = parseJson(text);
-  return response.ok ? { ok: true, ...exchange, body: parsed as T } : { ok: false, ...exchange, body: parsed };
+  return response.status >= 200 && response.status < 300 ? { ok: true, ...exchange, body: parsed as T } : { ok: false, ...exchange, body: parsed };
 }
 
 /** The error an `unwrap`ped call throws on a non-2xx answer. */

@@ -1,5 +1,5 @@
 /**
- * The suite's way to the target: undici's fetch through the suite's agent (connections.ts),
+ * The suite's way to the target: undici's request through the suite's agent (connections.ts),
  * wrapped so that a 429 waits as its Retry-After says and tries again (rate limits are not
  * failures), so that a request that failed in transport is tried again where that is safe,
  * and so that a transport failure after that becomes TargetUnreachable (exit 2), never a failed
@@ -13,7 +13,8 @@
  * failure names the request, its connection and what was tried (docs/conformance.md#transport).
  */
 import { loadUndici } from '../undici.js';
-import type { FetchLike } from '../client/index.js';
+import type { FetchAnswer, FetchLike } from '../client/index.js';
+import { parseJson } from '../client/transport.js';
 import { describeConnection, tracedDispatcher, type RequestTrace } from './connections.js';
 import { describeNetworkError as describeCause, TargetUnreachable } from './expect.js';
 import { currentCheck } from './scope.js';
@@ -28,13 +29,39 @@ export const READ_RETRY_MS = 250;
 const READ_BACK_PAGES = 3;
 const READ_BACK_PAGE_SIZE = 100;
 
-/** undici's fetch through the suite's agent, the request's way traced. */
-const tracedFetch = async (url: string, init: RequestInit, trace: RequestTrace): Promise<Response> => {
+/**
+ * One request through the suite's agent, its way traced, with undici's `request` rather than its
+ * `fetch`: the suite reads every answer whole, and fetch's streams, copies and Response were
+ * most of the client's time on loopback (docs/conformance.md#transport). The answer is read to
+ * its end and handed on as its status, headers and text. Unlike fetch, nothing is added to what
+ * the check sends (no Content-Type for a raw body, no Accept-Encoding) and a redirect is
+ * answered as it is.
+ */
+const tracedRequest = async (url: string, init: RequestInit, trace: RequestTrace): Promise<FetchAnswer> => {
   const undici = await loadUndici();
   const dispatcher = await tracedDispatcher(trace);
-  // undici's own types name the same shapes as the platform's RequestInit under other names.
-  return (undici.fetch as unknown as (url: string, init: object) => Promise<Response>)(url, { ...init, dispatcher });
+  const answer = await undici.request(url, {
+    dispatcher,
+    method: init.method ?? 'GET',
+    headers: plainHeaders(init.headers),
+    body: (init.body ?? null) as string | Uint8Array | null,
+    ...(init.signal ? { signal: init.signal } : {}),
+  });
+  const text = await answer.body.text();
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const one of value) headers.append(name, one);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return { status: answer.statusCode, headers, text: () => Promise.resolve(text) };
 };
+
+/** The request's headers as the plain record undici's `request` takes. */
+function plainHeaders(headers: RequestInit['headers']): Record<string, string> {
+  if (headers === undefined) return {};
+  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
+  return headers as Record<string, string>;
+}
 
 /** The field of a JSON body whose value carries the run's id (`conf-<run>-…`), by which the record can be found again. */
 export function runNamedField(body: unknown, runId: string): { field: string; value: string } | undefined {
@@ -94,7 +121,7 @@ export interface SuiteFetchOptions {
 }
 
 interface Attempt {
-  response?: Response;
+  response?: FetchAnswer;
   error?: unknown;
   trace: RequestTrace;
 }
@@ -112,7 +139,7 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
     try {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const signal = init.signal ? AbortSignal.any([timeout, init.signal]) : timeout;
-      const response = options.inner ? await options.inner(url, { ...init, signal }) : await tracedFetch(url, { ...init, signal }, trace);
+      const response = options.inner ? await options.inner(url, { ...init, signal }) : await tracedRequest(url, { ...init, signal }, trace);
       return { response, trace };
     } catch (error) {
       return { error, trace };
@@ -139,7 +166,7 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
       listing.searchParams.set('page_size', String(READ_BACK_PAGE_SIZE));
       const { response } = await attempt(listing.toString(), { method: 'GET', headers });
       if (response === undefined || response.status !== 200) return undefined;
-      const items = ((await response.json().catch(() => undefined)) as { data?: unknown } | undefined)?.data;
+      const items = (parseJson(await response.text()) as { data?: unknown } | undefined)?.data;
       if (!Array.isArray(items)) return undefined;
       if (items.some((item) => (item as Record<string, unknown> | null)?.[named.field] === named.value)) return true;
       if (items.length < READ_BACK_PAGE_SIZE) return false;
@@ -148,7 +175,7 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
   };
 
   /** One request, tried again once where that is safe (the module's header). */
-  const deliver = async (url: string, init: RequestInit): Promise<Response> => {
+  const deliver = async (url: string, init: RequestInit): Promise<FetchAnswer> => {
     const method = (init.method ?? 'GET').toUpperCase();
     const request = { method, url };
     const first = await attempt(url, init);
@@ -195,7 +222,7 @@ export function suiteFetch(options: SuiteFetchOptions): FetchLike {
         const wait = retryAfterMs(response.headers.get('retry-after'));
         // A wait longer than a minute is a lock (MFA after wrong codes), not a rate limit to sit out.
         if (wait > MAX_RETRY_AFTER_MS) return response;
-        await response.arrayBuffer();
+        await response.text();
         // Told once per pause, not once per request that joins or stretches it.
         if (backoff.pause(wait)) options.onBackoff?.(url, wait);
       }
