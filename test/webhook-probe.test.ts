@@ -363,7 +363,11 @@ describe('svc webhook probe, the command', () => {
         svc.origin,
       ]);
       expect(other.code).toBe(1);
-      expect(other.stderr).toContain(`error: the tenant of this API key has no webhook whk_NoSuchWebhook0000000001 (it has ${webhookId})`);
+      // Every webhook of the tenant, as it lists them: the fixture's own and the one made here.
+      const listed = await svc.request('GET', '/webhooks');
+      const ids = (listed.body as { data: Array<{ id: string }> }).data.map((webhook) => webhook.id);
+      expect(ids).toContain(webhookId);
+      expect(other.stderr).toContain(`error: the tenant of this API key has no webhook whk_NoSuchWebhook0000000001 (it has ${ids.join(', ')})`);
     }, 60_000);
   });
 });
