@@ -3,7 +3,20 @@
  * the webhook signature functions, the zod schemas of every area, and the conformance suite.
  */
 export { createClient, ServiceError, unwrap } from './client/index.js';
-export type { ApiResult, CallOptions, Client, ClientOptions, Envelope, ErrorBody, Failure, FetchAnswer, FetchLike, Page, SentRequest, Success } from './client/index.js';
+export type {
+  ApiResult,
+  CallOptions,
+  Client,
+  ClientOptions,
+  Envelope,
+  ErrorBody,
+  Failure,
+  FetchAnswer,
+  FetchLike,
+  Page,
+  SentRequest,
+  Success,
+} from './client/index.js';
 
 export { createRuntime, startEmulator, DEFAULT_HOST, DEFAULT_PORT } from './emulator.js';
 export type { Emulator, EmulatorOptions, SeededKey } from './emulator.js';

@@ -76,6 +76,7 @@ describe('svc control commands against a running emulator', () => {
     { args: ['faults', 'add', '--path', '/nope/:x/y'], code: 1, text: 'no /v1 route matches /nope/:x/y, so the fault would never fire; the closest: ' },
     { args: ['faults', 'add', '--path', '/user/:id'], code: 1, text: 'the closest: /users/:id' },
     { args: ['faults', 'add', '--method', 'DELETE', '--path', '/users/:id'], code: 1, text: 'no DELETE route matches /users/:id' },
+    { args: ['faults', 'add', '--path', '/*', '--tenant', 'ten_missing000000000000000'], code: 1, text: 'tenant ten_missing000000000000000 not found' },
     { args: ['events', '--limit', '0'], code: 2, text: '--limit must be a whole number from 1 to 1000' },
   ])('refuses $args in one line', async ({ args, code, text }) => {
     expectOneLineError(await runCli([...args, ...url]), code, text);
@@ -92,6 +93,15 @@ describe('svc control commands against a running emulator', () => {
     expect(cleared.stdout).toBe('Cleared 1 fault.\n');
     expect((await runCli(['faults', 'list', ...url])).stdout).toBe('No faults.\n');
     expect((await svc.request('GET', '/apps/app_whatever')).status).toBe(404);
+  });
+
+  it("adds a fault for one tenant's requests, which another tenant's do not meet", async () => {
+    const added = await runCli(['faults', 'add', '--path', '/apps/*', '--status', '500', '--tenant', GLOBEX_TENANT_ID, ...url]);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(new RegExp(`^Added flt_\\w+ {2}ANY +/apps/\\* +answer 500 for ${GLOBEX_TENANT_ID}'s requests {2}\\(1 of 1 left\\)\n$`));
+    expect((await svc.request('GET', '/apps')).status).toBe(200);
+    expect((await svc.request('GET', '/apps', { key: GLOBEX_KEY })).status).toBe(500);
+    expect((await runCli(['faults', 'list', ...url])).stdout).toBe('No faults.\n');
   });
 
   it("seeds a fixture file, refuses a bad one before sending, and resets to the server's fixture", async () => {

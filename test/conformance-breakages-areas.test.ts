@@ -291,6 +291,25 @@ const CASES: Case[] = [
     failing: 'emulator.faults',
     rule: 'D11: after count requests the fault is gone',
   },
+  {
+    name: "a fault comes back without the tenant it was given (one that meets every caller's requests)",
+    breakage: { response: onOk('POST', /^\/_emulator\/faults$/, (b) => void (b['data'].tenant = null)) },
+    failing: 'statuses.faults-fixed-paths',
+    rule: 'D11: the fault names the tenant it was given',
+  },
+  {
+    name: "a fault on every path of a tenant is not answered to that tenant's key",
+    breakage: {
+      response: (q, r) => {
+        const key = q.headers['x-api-key'];
+        if (key === undefined || [ACME_KEY, GLOBEX_KEY].includes(String(key)) || r.headers['x-svc-fault'] === undefined || r.status !== 500) return undefined;
+        const { 'x-svc-fault': _fault, ...headers } = r.headers;
+        return { ...r, status: 200, headers, body: '{"data":{}}' };
+      },
+    },
+    failing: 'statuses.faults-fixed-paths',
+    rule: 'answers the injected 500 as internal_error',
+  },
 ];
 
 describe('the conformance suite, three breakages and more in every area', () => {

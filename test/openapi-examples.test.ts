@@ -3,10 +3,11 @@
  * query parameter and success answer has one; each validates against its schema, in the
  * document (Ajv, draft 2020-12) and in zod (the route's own schema); and each example request,
  * sent as it is to a fresh emulator seeded with fixtures/default.json, is answered as the
- * document says: every GET 200, every create 2xx, each with the example's fields, and the GETs of
- * seeded records with the example answer (timestamps, parties and keys aside, which the emulator
- * draws afresh). A record the
- * fixture cannot hold is made first by its create example, and its id put in place of the
+ * document says: every GET 2xx with nothing made first (each names a seeded record: the Acme
+ * tenant's apps, users, passkey, guest session and webhook), every create 2xx, each with the
+ * example's fields, and the GETs of seeded records with the example answer (timestamps, parties
+ * and keys aside, which the emulator draws afresh). A record a write example changes, or one the
+ * fixture cannot hold, is made first by its create example, and its id put in place of the
  * example's (MADE_BY_CREATE), as a Dredd hook would.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -60,7 +61,6 @@ const NEEDS_A_PROOF: Partial<Record<OperationId, string>> = {
   verifyTelegramAuth: "a hash over the data with the tenant's bot token",
   verifyPasskeyRegistration: "an authenticator's attestation of the challenge",
   verifyPasskeyLogin: "an authenticator's signature of the challenge",
-  getPasskeyLoginOptions: 'a passkey of the user the email names (none is seeded; leave email out for a discoverable login)',
   verifyCustomDomain: 'the TXT record in DNS',
 };
 
@@ -76,14 +76,12 @@ const FIRST: Partial<Record<OperationId, OperationId[]>> = {
   revokeDelegatedSession: ['createWallet', 'createDelegatedSession'],
   executeTransaction: ['createWallet', 'createDelegatedSession'],
   queryContracts: ['createWallet', 'createDelegatedSession', 'executeTransaction'],
-  getGuest: ['createGuest'],
   convertGuest: ['createGuest'],
   expireGuest: ['createGuest'],
   revokeApiKey: ['createApiKey'],
   updateWebhook: ['createWebhook'],
   deleteWebhook: ['createWebhook'],
   sendTestEvent: ['createWebhook'],
-  listDeliveries: ['createWebhook', 'sendTestEvent'],
   removeCustomDomain: ['registerCustomDomain'],
   verifyCustomDomain: ['registerCustomDomain'],
 };
@@ -104,8 +102,10 @@ const ANSWERED_AS_THE_EXAMPLE: OperationId[] = [
   'updateTenant',
   'getMfaStatus',
   'cleanupGuests',
+  'getGuest',
   'getTelegramWidgetConfig',
   'listWebhooks',
+  'listDeliveries',
 ];
 
 /** The fields of a value, all the way down (an array by its first item): what an answer and its example must share. */
@@ -220,10 +220,15 @@ describe('the examples of the OpenAPI document', () => {
 
   it('names records of the fixture, and ids a fresh emulator seeds', () => {
     const names = JSON.stringify(doc.paths);
-    for (const id of [FIXTURE_EXAMPLES.tenantId, FIXTURE_EXAMPLES.appId, FIXTURE_EXAMPLES.userId, FIXTURE_EXAMPLES.walletId]) expect(names).toContain(id);
+    const { tenantId, appId, userId, walletId, guestId, webhookId, passkeyEmail } = FIXTURE_EXAMPLES;
+    for (const id of [tenantId, appId, userId, walletId, guestId, webhookId, encodeURIComponent(passkeyEmail)]) expect(names).toContain(id);
     const { rt } = svc.emulator;
-    expect(rt.store.get('users', FIXTURE_EXAMPLES.userId)?.walletId).toBe(FIXTURE_EXAMPLES.walletId);
-    expect(rt.store.get('apps', FIXTURE_EXAMPLES.appId)).toBeDefined();
+    expect(rt.store.get('users', userId)?.walletId).toBe(walletId);
+    expect(rt.store.get('apps', appId)).toBeDefined();
+    expect(rt.store.get('guests', guestId)).toMatchObject({ tenantId, endedAt: null });
+    expect(rt.store.get('webhooks', webhookId)).toMatchObject({ tenantId, enabled: false });
+    const passkeyUser = rt.store.ofTenant('users', tenantId).find((user) => user.email === passkeyEmail)!;
+    expect(rt.store.ofTenant('passkeys', tenantId).filter((passkey) => passkey.userId === passkeyUser.id)).toHaveLength(1);
   });
 
   it('answers each example request, sent as it is to a fresh emulator, as the document says', async () => {
@@ -255,6 +260,7 @@ describe('the examples of the OpenAPI document', () => {
 
     const outcomes: string[] = [];
     const expected: string[] = [];
+    const gets: string[] = [];
     for (const entry of entries) {
       const { operationId } = entry.operation;
       expect((await svc.request('POST', '/_emulator/snapshots/fresh/restore')).status).toBe(200);
@@ -268,6 +274,7 @@ describe('the examples of the OpenAPI document', () => {
         if (first === 'createDelegatedSession') delegate = answer.body.data.token;
       }
       const answer = await send(entry, made, delegate);
+      if (entry.method === 'GET') gets.push(`${operationId} ${(FIRST[operationId] ?? []).length} made first, ${answer.status}`);
       const proof = NEEDS_A_PROOF[operationId];
       const success = entry.success.find(([status]) => Number(status) === answer.status);
       outcomes.push(`${operationId} ${success !== undefined ? 'success' : answer.status >= 400 && answer.status < 500 ? '4xx' : answer.status}`);
@@ -287,10 +294,16 @@ describe('the examples of the OpenAPI document', () => {
       }
     }
     expect(outcomes).toEqual(expected);
-    // Every GET is answered 200, but the one whose example email names a user without a passkey.
-    expect(
-      entries.filter((entry) => entry.method === 'GET' && NEEDS_A_PROOF[entry.operation.operationId] !== undefined).map((e) => e.operation.operationId),
-    ).toEqual(['getPasskeyLoginOptions']);
+    // Every GET example answers 2xx on a fresh emulator. Each finds a seeded record as it is, with nothing made first,
+    // but the three that read what the signed-in user's own create examples make: the wallet claimed by
+    // createWallet's example (seeded unclaimed, so that example answers 201 too), and its delegated session.
+    expect(gets.filter((line) => !/, 2\d\d$/.test(line))).toEqual([]);
+    expect(gets.filter((line) => !line.includes(' 0 made first,')).map((line) => line.split(' ')[0])).toEqual([
+      'getWallet',
+      'getKeyShares',
+      'getDelegatedSession',
+    ]);
+    expect(gets.length).toBe(entries.filter((entry) => entry.method === 'GET').length);
   }, 180_000);
 
   it('refuses a create example sent twice where the spec makes its field unique: 409, and the document lists it', async () => {

@@ -15,9 +15,11 @@ import { ensureBuilt } from '../src/test-support/serve-process.js';
 import { asUser, claimWallet, signIn } from '../src/test-support/signed-in.js';
 
 const FIXTURE = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'fixtures', 'default.json'), 'utf8')) as {
-  tenants: Array<{ settings: { telegram: { botToken: string } } }>;
+  tenants: Array<{ settings: { telegram: { botToken: string } }; webhooks?: Array<{ secret: string }> }>;
 };
 const BOT_TOKENS = FIXTURE.tenants.map((tenant) => tenant.settings.telegram.botToken);
+/** The signing secret of the fixture's webhook (Acme's): an export holds it only with --include-secrets. */
+const FIXTURE_WEBHOOK_SECRET = FIXTURE.tenants[0]!.webhooks![0]!.secret;
 
 const modeOf = (path: string): string => (statSync(path).mode & 0o777).toString(8);
 
@@ -106,7 +108,7 @@ describe('svc export and svc exec', () => {
   }, 180_000);
   afterAll(() => svc.close());
 
-  it('svc export writes 0600, a file that was there before too, and holds the keys and bot tokens only with --include-secrets', async () => {
+  it('svc export writes 0600, a file that was there before too, and holds the keys, bot tokens and webhook secrets only with --include-secrets', async () => {
     const dir = tempDataDir();
     const hidden = join(dir, 'hidden.json');
     const whole = join(dir, 'whole.json');
@@ -118,7 +120,7 @@ describe('svc export and svc exec', () => {
     const included = await runCli(['export', ...url, '--out', whole, '--include-secrets']);
     expect(included.code, included.stderr).toBe(0);
     expect([modeOf(hidden), modeOf(whole)]).toEqual(['600', '600']);
-    const secrets = [ACME_KEY, GLOBEX_KEY, ...BOT_TOKENS];
+    const secrets = [ACME_KEY, GLOBEX_KEY, ...BOT_TOKENS, FIXTURE_WEBHOOK_SECRET];
     const hiddenText = readFileSync(hidden, 'utf8');
     const wholeText = readFileSync(whole, 'utf8');
     for (const value of secrets) {
@@ -127,7 +129,7 @@ describe('svc export and svc exec', () => {
     }
     expect(hiddenText).toContain('[redacted]');
     const help = await runCli(['export', '--help']);
-    expect(help.stdout).toMatch(/--include-secrets\s+write the API keys and bot tokens in clear/);
+    expect(help.stdout).toMatch(/--include-secrets\s+write API keys, bot tokens, webhook secrets in clear/);
   });
 
   it("svc exec's artefacts and its export are 0600, and the artefacts hold no key or bot token", async () => {

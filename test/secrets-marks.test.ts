@@ -114,7 +114,11 @@ describe('secret marks', () => {
     }
   });
 
-  it('the fixture format marks its API keys and bot tokens, what svc export leaves out without --include-secrets', () => {
-    expect(secretPaths(Fixture).map((path) => path.join('.'))).toEqual(['tenants.*.apiKeys.*.key', 'tenants.*.settings.telegram.botToken']);
+  it('the fixture format marks its API keys, bot tokens and webhook secrets, what svc export leaves out without --include-secrets', () => {
+    expect(secretPaths(Fixture).map((path) => path.join('.'))).toEqual([
+      'tenants.*.apiKeys.*.key',
+      'tenants.*.settings.telegram.botToken',
+      'tenants.*.webhooks.*.secret',
+    ]);
   });
 });

@@ -45,6 +45,7 @@ export function createControlClient(options: ControlClientOptions) {
     reset: calls.resetStore,
     seed: calls.seedStore,
     trigger: calls.triggerEvent,
+    /** Injected faults (D11): `add({ path, count, status, tenant })`, where `tenant` limits the fault to the requests that tenant's API key makes. */
     faults: { list: calls.listFaults, add: calls.addFault, clear: calls.clearFaults },
     openapi: calls.getControlOpenApiDocument,
     /** Named snapshots of the whole state (docs/control-plane.md#snapshots). */

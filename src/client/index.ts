@@ -29,7 +29,17 @@ export {
   type WaitOptions,
 } from './harness.js';
 export type { SnapshotInfo } from './control.js';
-export { ServiceError, unwrap, type ApiResult, type CallOptions, type FetchAnswer, type FetchLike, type Failure, type Success, type SentRequest } from './transport.js';
+export {
+  ServiceError,
+  unwrap,
+  type ApiResult,
+  type CallOptions,
+  type FetchAnswer,
+  type FetchLike,
+  type Failure,
+  type Success,
+  type SentRequest,
+} from './transport.js';
 
 /** `{ data }` (spec part 2). */
 export interface Envelope<T> {

@@ -142,7 +142,8 @@ export const controlOperations = {
     operationId: 'seedStore',
     ...tagged('Store'),
     summary: 'Seed a fixture',
-    description: 'Adds the tenants, keys, apps and users of a fixture document (the format of fixtures/default.json). 409 when a tenant id or key exists.',
+    description:
+      'Adds the tenants, keys, apps, users (with their passkeys and guest sessions) and webhooks of a fixture document (the format of fixtures/default.json, docs/testing-with-svc.md#fixture-files). 409 when a tenant id or key exists.',
     request: jsonBody(Fixture),
     responses: { 201: jsonResponse(envelope(Seeded), 'The tenants seeded'), ...errorResponses(409), ...GUARDED },
   }),
@@ -177,9 +178,9 @@ export const controlOperations = {
     ...tagged('Faults'),
     summary: 'Add a fault',
     description:
-      'The next `count` /v1 requests matching `method` and `path` (relative to /v1: `/users/:id`, `/webhooks/*`) wait `delay` (real time, at most 10m), then answer `status` in the error envelope. A path that matches no route is refused.',
+      "The next `count` /v1 requests matching `method` and `path` (relative to /v1: `/users/:id`, `/webhooks/*`) wait `delay` (real time, at most 10m), then answer `status` in the error envelope; with `tenant`, only the requests that tenant's API key authenticates (none without a key or with another tenant's). A path that matches no route is refused; an unknown tenant is 404.",
     request: jsonBody(FaultBody),
-    responses: { 201: jsonResponse(envelope(Fault), 'The fault'), ...GUARDED },
+    responses: { 201: jsonResponse(envelope(Fault), 'The fault'), ...errorResponses(404), ...GUARDED },
   }),
   clearFaults: createRoute({
     method: 'delete',

@@ -223,7 +223,7 @@ export const CONTROL_ERROR_CODES = {
   seedStore: { ...GUARD_CHANGE, conflict: `tenant ${ID.ten} already exists; reset the store first` },
   triggerEvent: { ...GUARD_CHANGE, not_found: NO_TENANT, conflict: 'the store holds no tenant; seed one first (POST /_emulator/seed or /_emulator/reset)' },
   listFaults: GUARD,
-  addFault: GUARD_CHANGE,
+  addFault: { ...GUARD_CHANGE, not_found: NO_TENANT },
   clearFaults: GUARD_CHANGE,
   listTestTenants: GUARD,
   createTestTenant: {

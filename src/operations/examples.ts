@@ -4,9 +4,12 @@
  * A record they name is one of fixtures/default.json, read here from the package's own copy, so
  * a GET example finds its record in a fresh `svc serve` and cannot drift from the fixture: the
  * Acme tenant (its API key), its first app and its first user with an e-mail, who is also the
- * user the session examples act for. A record the fixture cannot hold (a webhook, a guest
- * session, a delegated session, a key made through the API) has the id its create example
- * answers; a replay substitutes the id the create really answered (MADE_BY_CREATE).
+ * user the session examples act for, that user's passkey, the tenant's guest session and its
+ * webhook. A record a write example changes or ends (a guest converted or ended, a webhook
+ * changed, tested or deleted) or one the fixture cannot hold (a delegated session, a key made
+ * through the API) has the id its create example answers, so a seeded record stays as it was
+ * for every GET whatever a tool sends first; a replay substitutes the id the create really
+ * answered (MADE_BY_CREATE).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -28,7 +31,16 @@ interface ShippedFixture {
     apiKeys: Array<{ id: string; name: string; key: string }>;
     settings?: { telegram?: { botUsername?: string; botToken?: string } };
     apps: Array<{ id: string; name: string; description?: string | null; allowedOrigins?: string[] }>;
-    users: Array<{ id: string; email: string | null; name?: string | null; trustLevel: UserView['trustLevel']; createdAt?: string }>;
+    users: Array<{
+      id: string;
+      email: string | null;
+      name?: string | null;
+      trustLevel: UserView['trustLevel'];
+      createdAt?: string;
+      guestSession?: { id: string };
+      passkeys?: Array<{ credentialId: string; transports?: string[] }>;
+    }>;
+    webhooks: Array<{ id: string; url: string; events: string[]; description?: string | null; enabled?: boolean }>;
   }>;
 }
 
@@ -39,6 +51,10 @@ const FIXTURE_APP = TENANT.apps[0]!;
 /** The app deleteApp's example removes: the last one, so the others' examples still find theirs. */
 const DOOMED_APP = TENANT.apps[TENANT.apps.length - 1]!;
 const FIXTURE_USER = TENANT.users.find((user) => user.email !== null)!;
+/** The guest user whose guest session seeding opens, and the user with a passkey (the login-options example's). */
+const GUEST_USER = TENANT.users.find((user) => user.guestSession !== undefined)!;
+const PASSKEY_USER = TENANT.users.find((user) => (user.passkeys ?? []).length > 0)!;
+const FIXTURE_WEBHOOK = TENANT.webhooks[0]!;
 
 /** "Now" in the answers: a record made at seeding or by an example was made then. */
 export const EXAMPLE_NOW = '2026-11-21T10:00:00.000Z';
@@ -113,6 +129,9 @@ export const FIXTURE_EXAMPLES = {
   userId: FIXTURE_USER.id,
   /** The wallet seeding gives the user: its id derived from the user's (services/seed.ts). */
   walletId: derivedId('wal', DEFAULT_ID_SEED, `${FIXTURE_USER.id}/wallet`),
+  guestId: GUEST_USER.guestSession!.id,
+  webhookId: FIXTURE_WEBHOOK.id,
+  passkeyEmail: PASSKEY_USER.email!,
 };
 
 // Apps.
@@ -305,7 +324,16 @@ export const MFA_EXAMPLES = {
   disabled: { enabled: false as const },
 };
 
-// Guest sessions.
+// Guest sessions: the seeded one, open for the tenant's guestTtl (24h) from the start; and the one createGuest makes.
+const seededGuest = {
+  id: GUEST_USER.guestSession!.id,
+  status: 'active' as const,
+  userId: GUEST_USER.id,
+  createdAt: EXAMPLE_NOW,
+  expiresAt: later(DAY),
+  endedAt: null,
+  convertedAt: null,
+};
 const guestUser = userView({ id: madeId('usr', 'guest'), email: null, name: null, trustLevel: 'guest', createdAt: EXAMPLE_NOW });
 const guest = {
   id: madeId('gst', 'guest'),
@@ -322,8 +350,11 @@ export const GUEST_EXAMPLES = {
   created: { ...guest, user: guestUser, session: { token: token('st_', 'guest'), expiresAt: later(DAY) } },
   cleanupBody: { olderThan: '24h' },
   cleaned: { expired: 0 },
+  /** getGuest's: the seeded guest session. */
+  seededId: seededGuest.id,
+  guest: seededGuest,
+  /** convertGuest's and expireGuest's: the guest createGuest makes, so the seeded one stays open. */
   id: guest.id,
-  guest,
   convertBody,
   converted: {
     user: { ...guestUser, ...convertBody, trustLevel: 'basic' as const, partyId: partyIdOf({ ...guestUser, ...convertBody }), updatedAt: later(HOUR) },
@@ -381,10 +412,20 @@ export const SIGN_IN_EXAMPLES = {
       response: { clientDataJSON: base64url('client-data'), attestationObject: base64url('attestation'), transports: ['internal'] },
     },
   },
-  loginEmail: SIGNED_IN.email!,
+  loginEmail: PASSKEY_USER.email!,
   loginOptions: {
     challengeId,
-    options: { challenge: base64url('challenge'), timeout: 300000, rpId: tenant.settings.webauthn.rpId, allowCredentials: [], userVerification: 'preferred' },
+    options: {
+      challenge: base64url('challenge'),
+      timeout: 300000,
+      rpId: tenant.settings.webauthn.rpId,
+      allowCredentials: (PASSKEY_USER.passkeys ?? []).map((passkey) => ({
+        id: passkey.credentialId,
+        type: 'public-key',
+        transports: passkey.transports ?? [],
+      })),
+      userVerification: 'preferred',
+    },
   },
   loginVerifyBody: {
     challengeId,
@@ -399,7 +440,16 @@ export const SIGN_IN_EXAMPLES = {
   },
 };
 
-// Webhooks and their deliveries.
+// Webhooks and their deliveries: the seeded one (switched off, so it hears nothing), and the one createWebhook makes.
+const seededWebhook = {
+  id: FIXTURE_WEBHOOK.id,
+  url: FIXTURE_WEBHOOK.url,
+  events: FIXTURE_WEBHOOK.events,
+  description: FIXTURE_WEBHOOK.description ?? null,
+  enabled: FIXTURE_WEBHOOK.enabled ?? true,
+  createdAt: EXAMPLE_NOW,
+  updatedAt: EXAMPLE_NOW,
+};
 const webhook = {
   id: madeId('whk', 'receiver'),
   url: 'http://127.0.0.1:4020/webhooks',
@@ -430,7 +480,7 @@ const delivery = {
   updatedAt: later(HOUR),
 };
 export const WEBHOOK_EXAMPLES = {
-  list: { data: [] },
+  list: { data: [seededWebhook] },
   createBody: { url: webhook.url, events: webhook.events as Array<'user.created' | 'wallet.created'>, description: webhook.description },
   created: { ...webhook, secret: token('whsec_', 'webhook') },
   id: webhook.id,
@@ -439,8 +489,10 @@ export const WEBHOOK_EXAMPLES = {
   deleted: { id: webhook.id, deleted: true as const },
   testBody: { type: 'user.created' as const },
   delivery,
+  /** listDeliveries': the seeded webhook, which no event has reached (sendTestEvent's answer shows a delivery). */
+  deliveriesId: seededWebhook.id,
   deliveriesQuery: { status: 'failed' as const },
-  deliveries: { data: [delivery] },
+  deliveries: { data: [] },
 };
 
 // The tenant's custom domain.

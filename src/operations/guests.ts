@@ -38,7 +38,7 @@ export const guestsOperations = {
     tags,
     security,
     summary: 'Get guest session',
-    request: { params },
+    request: { params: idParam(EXAMPLES.seededId) },
     description: 'An active guest session; 410 session_expired once it was converted, ended or expired (`details` names which).',
     responses: { 200: jsonResponse(envelope(Guest), 'The guest session', { data: EXAMPLES.guest }), ...errorResponses(404, 410) },
   }),

@@ -72,7 +72,7 @@ export const webhooksOperations = {
     security,
     summary: 'List deliveries',
     request: {
-      params,
+      params: idParam(EXAMPLES.deliveriesId),
       query: DeliveryListQuery.extend({ status: paramExample(DeliveryListQuery.shape.status, 'status', 'query', EXAMPLES.deliveriesQuery.status) }),
     },
     responses: { 200: jsonResponse(list(Delivery), 'Deliveries newest first, each with its attempts', EXAMPLES.deliveries), ...errorResponses(404) },

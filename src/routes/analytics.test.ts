@@ -42,7 +42,7 @@ describe('analytics after a scripted history', () => {
     failing = await startReceiver(() => 500);
     svc = await startInProcess({ clock: { startTime: new Date('2027-01-10T09:00:00.000Z') } });
 
-    // 2027-01-10: two users, one guest; deliveries: 2 succeed, the guest's will die.
+    // 2027-01-10: the fixture's guest session, opened at the start; two users, one guest; deliveries: 2 succeed, the guest's will die.
     await api('POST', '/webhooks', { url: ok.url, events: ['user.created'] });
     await api('POST', '/webhooks', { url: failing.url, events: ['guest.created'] });
     await api('POST', '/users', { email: 'ann@day0.test', name: 'Ann' });
@@ -92,8 +92,8 @@ describe('analytics after a scripted history', () => {
   const day0 = {
     date: '2027-01-10',
     newUsers: 2,
-    activeUsers: 1,
-    signIns: 1,
+    activeUsers: 2,
+    signIns: 2,
     walletsCreated: 0,
     transactions: 0,
     deliveries: { succeeded: 2, failed: 0, dead: 1, pending: 0 },
@@ -125,7 +125,7 @@ describe('analytics after a scripted history', () => {
       90,
       '2026-12-02',
       [day0, day1, day2],
-      { newUsers: 6, activeUsers: 6, signIns: 7, signInsByMethod: { passkey: 2, telegram: 0, guest: 4, convert: 1 } },
+      { newUsers: 6, activeUsers: 7, signIns: 8, signInsByMethod: { passkey: 2, telegram: 0, guest: 5, convert: 1 } },
     ],
   ] as const)('period %s: %i daily buckets from %s holding exactly the scripted days', async (period, length, first, scripted, totals) => {
     const active: (typeof day0)[] = [...scripted];

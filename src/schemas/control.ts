@@ -110,7 +110,10 @@ export const FAULT_CODES = {
 /** Longest delay a fault may add (real time): enough to trip any client's timeout. */
 export const MAX_FAULT_DELAY_MS = 10 * 60_000;
 
-/** POST /_emulator/faults: the next `count` requests matching method and path answer `status`, or wait `delay`, or both. */
+/**
+ * POST /_emulator/faults: the next `count` requests matching method and path answer `status`, or
+ * wait `delay`, or both; with `tenant`, only the requests that tenant's API key authenticates.
+ */
 export const FaultBody = z.object({
   method: z
     .string()
@@ -131,6 +134,10 @@ export const FaultBody = z.object({
     .optional(),
   delay: Duration.refine((text) => (parseDuration(text) ?? Infinity) <= MAX_FAULT_DELAY_MS, 'at most 10m').optional(),
   count: z.number().int().min(1).max(100_000),
+  tenant: idOf('ten').optional().openapi({
+    description:
+      "Only requests that this tenant's API key authenticates meet the fault; a request with no key or another tenant's never does. Without it, every request does",
+  }),
 });
 
 export type FaultInput = z.output<typeof FaultBody>;
@@ -145,6 +152,7 @@ export const Fault = z
     delay: z.string().nullable(),
     count: z.number().int(),
     remaining: z.number().int().min(0).openapi({ description: 'Matching requests it will still hit' }),
+    tenant: idOf('ten').nullable().openapi({ description: "The tenant whose requests alone meet it (by their API key), or null for every caller's" }),
     createdAt: IsoTimestamp,
   })
   .openapi('Fault');

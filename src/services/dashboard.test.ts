@@ -47,14 +47,15 @@ describe('the dashboard read model', () => {
     expect(
       tenantSummaries(rt).map(({ id, name, plan, activeApiKeys, apps, users, webhooks }) => ({ id, name, plan, activeApiKeys, apps, users, webhooks })),
     ).toEqual([
-      { id: ACME_TENANT_ID, name: 'Acme Wallet', plan: 'pro', activeApiKeys: 1, apps: 3, users: 50, webhooks: 0 },
+      // Acme's is the fixture's (switched off); Globex's the one made above.
+      { id: ACME_TENANT_ID, name: 'Acme Wallet', plan: 'pro', activeApiKeys: 1, apps: 3, users: 50, webhooks: 1 },
       { id: GLOBEX_TENANT_ID, name: 'Globex Identity', plan: 'pro', activeApiKeys: 1, apps: 2, users: 50, webhooks: 1 },
     ]);
     expect(tenantNames(rt)).toEqual([
       { id: ACME_TENANT_ID, name: 'Acme Wallet' },
       { id: GLOBEX_TENANT_ID, name: 'Globex Identity' },
     ]);
-    expect(storeTotals(rt)).toEqual({ tenants: 2, users: 100, webhooks: 1, deliveriesWaiting: 0, deadLetters: 0, events: 2 }); // api_key.created, api_key.revoked
+    expect(storeTotals(rt)).toEqual({ tenants: 2, users: 100, webhooks: 2, deliveriesWaiting: 0, deadLetters: 0, events: 2 }); // api_key.created, api_key.revoked
   });
 
   it.each([
@@ -72,8 +73,9 @@ describe('the dashboard read model', () => {
     expect(found).toMatchObject({ id: webhook.id, tenantId: ACME_TENANT_ID, url: UNREACHABLE });
     expect(found).not.toHaveProperty('secret');
     expect(findWebhook(rt, 'whk_missing')).toBeUndefined();
+    // In the store's order: the fixture's webhook was seeded first.
     expect(webhooksByTenant(rt).map(({ tenant, webhooks }) => [tenant.name, webhooks.map((w) => w.id)])).toEqual([
-      ['Acme Wallet', [webhook.id]],
+      ['Acme Wallet', ['whk_acme0000000000000001', webhook.id]],
       ['Globex Identity', []],
     ]);
   });

@@ -1,11 +1,13 @@
 /**
  * Fault injection (D11): rules that make the next `count` requests matching a method
- * and a path answer an error status, or wait, or both. With the file store they live in
+ * and a path answer an error status, or wait, or both; a fault that names a tenant matches only
+ * the requests that tenant's API key authenticates. With the file store they live in
  * memory only: a fault is a moment of a test, not data, so a restart forgets them. With a
  * store several processes share (PostgreSQL), they live in it, so that a fault set through one
  * process counts the requests every process answers.
  */
 import { parseDuration } from '../duration.js';
+import { notFound } from '../errors.js';
 import { randomBase62 } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import type { FaultInput } from '../schemas/control.js';
@@ -22,6 +24,8 @@ export interface FaultView {
   count: number;
   /** Matching requests it will still hit. */
   remaining: number;
+  /** The tenant whose requests alone it matches, or null for every request. */
+  tenant: string | null;
   createdAt: string;
 }
 
@@ -64,7 +68,9 @@ export class FaultInjector {
 
   constructor(private readonly rt: Runtime) {}
 
+  /** Stores a fault; 404 when it names a tenant the store does not hold. */
   async add(input: FaultInput): Promise<FaultView> {
+    if (input.tenant !== undefined && this.rt.store.get('tenants', input.tenant) === undefined) throw notFound('tenant', input.tenant);
     const delayMs = input.delay === undefined ? 0 : (parseDuration(input.delay) ?? 0);
     // Neither status nor delay would be a fault that does nothing: it means "fail".
     const status = input.status ?? (delayMs > 0 ? null : 500);
@@ -76,6 +82,7 @@ export class FaultInjector {
       delay: input.delay ?? null,
       count: input.count,
       remaining: input.count,
+      tenant: input.tenant ?? null,
       createdAt: this.rt.clock.iso(),
       pattern: pathPattern(input.path),
       delayMs,
@@ -106,15 +113,23 @@ export class FaultInjector {
   /**
    * Counts a request against the first fault it matches: synchronously in memory, atomically
    * in a shared store (so `count` is exact either way). Nothing to ask when no fault is set.
+   * `tenantOf` finds the tenant the request acts for (null: none); it is asked only when a fault
+   * that names a tenant could match, so no other request has its key looked up here.
    */
-  take(method: string, path: string): FaultHit | undefined | Promise<FaultHit | undefined> {
+  take(method: string, path: string, tenantOf: () => string | null): FaultHit | undefined | Promise<FaultHit | undefined> {
     if (this.none) return undefined;
     const relative = relativePath(path);
     const shared = this.rt.store.sharedFaults;
     if (shared) {
-      return shared.take(method, relative).then((fault) => (fault ? { id: fault.id, status: fault.status, delayMs: fault.delayMs } : undefined));
+      return shared
+        .take(method, relative, shared.scoped ? tenantOf() : null)
+        .then((fault) => (fault ? { id: fault.id, status: fault.status, delayMs: fault.delayMs } : undefined));
     }
-    const index = this.#faults.findIndex((fault) => (fault.method === null || fault.method === method) && fault.pattern.test(relative));
+    let tenant: string | null | undefined;
+    const ofRequest = (): string | null => (tenant === undefined ? (tenant = tenantOf()) : tenant);
+    const index = this.#faults.findIndex(
+      (fault) => (fault.method === null || fault.method === method) && fault.pattern.test(relative) && (fault.tenant === null || fault.tenant === ofRequest()),
+    );
     if (index < 0) return undefined;
     const fault = this.#faults[index]!;
     fault.remaining -= 1;

@@ -1,19 +1,25 @@
 /**
- * Seeding (D12, D15): a fixture document becomes tenants, hashed API keys, apps and
- * users (with their parties). A bad fixture is refused with the path and the reason before
+ * Seeding (D12, D15): a fixture document (docs/testing-with-svc.md#fixture-files) becomes
+ * tenants, hashed API keys, apps, users (with their parties), their passkeys and open guest
+ * sessions, and webhooks. A bad fixture is refused with the path and the reason before
  * anything is written. A record keeps the id the fixture names; one without gets an id
  * derived from the id seed (docs/serve.md#stable-ids), so every start and reset seeds the
- * same ids. Keys, tokens and shares are never derived: they come from the CSPRNG.
+ * same ids. Keys, tokens, shares and the webhook secrets the fixture does not give are never
+ * derived: they come from the CSPRNG.
  */
+import { createHash } from 'node:crypto';
 import { packageFile } from '../paths.js';
 import { readFile } from 'node:fs/promises';
 import { DEFAULT_ID_SEED, derivedId, newId, RANDOM_ID_SEED, type IdPrefix } from '../ids.js';
 import type { Runtime } from '../runtime.js';
 import { Fixture, type FixtureData } from '../schemas/fixture.js';
-import type { CollectionName, TenantRecord } from '../store/records.js';
+import type { CollectionName, PasskeyRecord, TenantRecord, UserRecord, WebhookRecord } from '../store/records.js';
+import { parseDuration } from '../duration.js';
 import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
+import { openSession, settingMs } from './sessions.js';
 import { defaultSettings } from './tenant.js';
+import { newWebhookSecret } from './webhooks.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
 import { hashSecret } from './api-keys.js';
 
@@ -104,7 +110,12 @@ function checkUnique(rt: Runtime, fixture: FixtureData): void {
     };
     for (const key of tenant.apiKeys) taken('apiKeys', key.id);
     for (const app of tenant.apps) taken('apps', app.id);
-    for (const user of tenant.users) taken('users', user.id);
+    for (const user of tenant.users) {
+      taken('users', user.id);
+      taken('guests', user.guestSession?.id);
+      for (const passkey of user.passkeys) taken('passkeys', passkey.id);
+    }
+    for (const webhook of tenant.webhooks) taken('webhooks', webhook.id);
     for (const key of tenant.apiKeys) {
       once(`key:${key.key}`, `the API key ${key.key.slice(0, 12)}…`);
       if (rt.store.findByKey('apiKeys', `hash:${hashSecret(key.key)}`)) throw new FixtureError(`the API key ${key.key.slice(0, 12)}… already exists`);
@@ -116,8 +127,30 @@ function checkUnique(rt: Runtime, fixture: FixtureData): void {
   });
 }
 
-/** A fixture made into records (keys, parties, sealed shares) but not yet stored. */
-export type PreparedSeed = Array<{ tenant: TenantRecord; users: PreparedUser[]; source: FixtureData['tenants'][number] }>;
+/** A guest session to open for a seeded guest user when the seed is stored. */
+interface PreparedGuest {
+  id: string;
+  user: UserRecord;
+  ttlMs: number;
+}
+
+/** A fixture made into records (keys, parties, sealed shares and secrets) but not yet stored. */
+export type PreparedSeed = Array<{
+  tenant: TenantRecord;
+  users: PreparedUser[];
+  passkeys: PasskeyRecord[];
+  guests: PreparedGuest[];
+  webhooks: WebhookRecord[];
+  source: FixtureData['tenants'][number];
+}>;
+
+/** The guest TTL when neither the fixture nor the tenant's settings give one (services/guests.ts). */
+const DEFAULT_GUEST_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** A user handle for a seeded user whose passkeys name none: stable, and not a secret (WebAuthn's is random bytes). */
+function derivedUserHandle(userId: string): string {
+  return createHash('sha256').update(`svc user handle/${userId}`).digest('base64url');
+}
 
 /** Adds a fixture's records to the store in one durable write. Answers the tenants made. */
 export async function seedFixture(rt: Runtime, fixture: FixtureData): Promise<TenantRecord[]> {
@@ -152,6 +185,8 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
       updatedAt: now,
     };
     const users: PreparedUser[] = [];
+    const passkeys: PasskeyRecord[] = [];
+    const guests: PreparedGuest[] = [];
     for (const [index, user] of source.users.entries()) {
       const made = await prepareUser(rt, tenant.id, {
         email: user.email,
@@ -162,16 +197,49 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
       // prepareUser draws random ids; a seeded user and its wallet take the fixture's or derived ones.
       const userId = seededId(rt, 'usr', user.id, userName(tenant.id, user, index));
       const walletId = seededId(rt, 'wal', undefined, `${userId}/wallet`);
-      users.push({ user: { ...made.user, id: userId, walletId }, wallet: { ...made.wallet, id: walletId, userId } });
+      const userRecord = { ...made.user, id: userId, walletId };
+      users.push({ user: userRecord, wallet: { ...made.wallet, id: walletId, userId } });
+      const userHandle = user.passkeys.find((passkey) => passkey.userHandle !== undefined)?.userHandle ?? derivedUserHandle(userId);
+      for (const passkey of user.passkeys) {
+        passkeys.push({
+          id: seededId(rt, 'pky', passkey.id, `${tenant.id}/passkeys/${passkey.credentialId}`),
+          tenantId: tenant.id,
+          userId,
+          credentialId: passkey.credentialId,
+          publicKey: passkey.publicKey,
+          userHandle,
+          counter: passkey.counter,
+          transports: passkey.transports,
+          deviceType: passkey.deviceType,
+          backedUp: passkey.backedUp,
+          createdAt: passkey.createdAt ?? now,
+          lastUsedAt: null,
+        });
+      }
+      if (user.guestSession !== undefined) {
+        const ttlMs = parseDuration(user.guestSession.expiresIn ?? '') ?? settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
+        guests.push({ id: seededId(rt, 'gst', user.guestSession.id, `${userId}/guest`), user: userRecord, ttlMs });
+      }
     }
-    prepared.push({ tenant, users, source });
+    const webhooks = source.webhooks.map((webhook, index): WebhookRecord => ({
+      id: seededId(rt, 'whk', webhook.id, `${tenant.id}/webhooks/#${index}`),
+      tenantId: tenant.id,
+      url: webhook.url,
+      events: [...new Set(webhook.events)],
+      description: webhook.description ?? null,
+      enabled: webhook.enabled,
+      secret: rt.sealer.seal(Buffer.from(webhook.secret ?? newWebhookSecret(), 'utf8')),
+      createdAt: webhook.createdAt ?? now,
+      updatedAt: webhook.createdAt ?? now,
+    }));
+    prepared.push({ tenant, users, passkeys, guests, webhooks, source });
   }
   return prepared;
 }
 
 /** Stores a prepared seed. Call inside `rt.store.write()`. */
 export function insertSeed(rt: Runtime, prepared: PreparedSeed): void {
-  for (const { tenant, users, source } of prepared) {
+  for (const { tenant, users, passkeys, guests, webhooks, source } of prepared) {
     rt.store.insert('tenants', tenant);
     for (const key of source.apiKeys) {
       const id = seededId(rt, 'key', key.id, `${tenant.id}/apiKeys/${hashSecret(key.key)}`);
@@ -181,11 +249,27 @@ export function insertSeed(rt: Runtime, prepared: PreparedSeed): void {
       const id = seededId(rt, 'app', app.id, `${tenant.id}/apps/${app.name.toLowerCase()}`);
       rt.store.insert('apps', { ...appRecord(tenant.id, app, tenant.createdAt), id });
     }
-    // Seeding announces nobody: no webhook exists yet to hear it.
+    // Seeding announces nobody: it records no event, so its webhooks are sent nothing.
     for (const user of users) {
       rt.store.insert('users', user.user);
       rt.store.insert('wallets', user.wallet);
     }
+    for (const passkey of passkeys) rt.store.insert('passkeys', passkey);
+    // Opened now, at the clock's now, in the write that stores them: live for their whole TTL.
+    for (const guest of guests) {
+      const { record } = openSession(rt, guest.user, 'guest', guest.ttlMs);
+      rt.store.insert('guests', {
+        id: guest.id,
+        tenantId: tenant.id,
+        userId: guest.user.id,
+        sessionId: record.id,
+        createdAt: record.createdAt,
+        expiresAt: record.expiresAt,
+        endedAt: null,
+        convertedAt: null,
+      });
+    }
+    for (const webhook of webhooks) rt.store.insert('webhooks', webhook);
   }
 }
 

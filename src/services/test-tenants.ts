@@ -69,7 +69,11 @@ function findTemplate(fixture: FixtureData, template: string | null | undefined)
   return found;
 }
 
-/** A fixture entry for a new tenant: the template's settings, apps and users, a fresh id and key. */
+/**
+ * A fixture entry for a new tenant: the template's settings, apps and users, a fresh id and key.
+ * Not its webhooks, passkeys or guest sessions: a test tenant starts with nothing that signs in
+ * or hears events, so a test (and the conformance suite) counts only what it makes.
+ */
 function copyOf(source: FixtureTenant | null, name: string, plan: FixtureTenant['plan'] | undefined, key: string): FixtureTenant {
   return {
     name,
@@ -78,7 +82,8 @@ function copyOf(source: FixtureTenant | null, name: string, plan: FixtureTenant[
     settings: source?.settings,
     // The template's record ids are its own: the copy's are derived from its tenant's.
     apps: (source?.apps ?? []).map(({ id: _id, ...app }) => app),
-    users: (source?.users ?? []).map(({ id: _id, ...user }) => user),
+    users: (source?.users ?? []).map(({ id: _id, guestSession: _guest, ...user }) => ({ ...user, passkeys: [] })),
+    webhooks: [],
   };
 }
 

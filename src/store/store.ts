@@ -32,11 +32,16 @@ export type Claim = { state: 'claimed' } | { state: 'busy'; forMs: number } | { 
 export interface SharedFaults {
   /** Whether any fault may still match (known without asking the database). */
   readonly active: boolean;
+  /** Whether some fault names a tenant: only then does a request's tenant need finding (known without asking). */
+  readonly scoped: boolean;
   add(fault: SharedFault): Promise<void>;
   clear(): Promise<number>;
   list(): Promise<SharedFault[]>;
-  /** Counts a request against the first fault it matches, atomically across processes. */
-  take(method: string, relativePath: string): Promise<SharedFault | undefined>;
+  /**
+   * Counts a request against the first fault it matches, atomically across processes: a fault
+   * with a tenant matches only a request of `tenantId` (null: the request is no tenant's).
+   */
+  take(method: string, relativePath: string, tenantId: string | null): Promise<SharedFault | undefined>;
 }
 
 export interface SharedFault {
@@ -50,6 +55,8 @@ export interface SharedFault {
   delayMs: number;
   count: number;
   remaining: number;
+  /** The tenant whose requests alone meet it, or null for every request. */
+  tenant: string | null;
   createdAt: string;
 }
 

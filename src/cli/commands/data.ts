@@ -10,7 +10,7 @@ const listTenants = (tenants: Array<{ id: string; name: string; plan: string }>)
   tenants.map((tenant) => `${tenant.name} ${chalk.dim(`(${tenant.id}, ${tenant.plan})`)}`).join(', ');
 
 export function registerData(program: Command): void {
-  withControlOptions(program.command('seed <file>').description('Add the tenants, keys, apps and users of a fixture file to a running emulator'))
+  withControlOptions(program.command('seed <file>').description('Add the tenants, keys, apps, users and webhooks of a fixture file to a running emulator'))
     .addHelpText(
       'after',
       `

@@ -31,7 +31,8 @@ export async function exportTo(
 /** What the fixture could not hold, for people (stderr, so stdout stays the fixture). */
 export function exportNotes(result: ExportResult, includeSecrets = false): string[] {
   const notes: string[] = [];
-  if (!includeSecrets) notes.push(`${chalk.dim('API keys and bot tokens read [redacted]; --include-secrets writes them, for a fixture --seed takes back')}`);
+  if (!includeSecrets)
+    notes.push(`${chalk.dim('API keys, bot tokens and webhook secrets read [redacted]; --include-secrets writes them, for a fixture --seed takes back')}`);
   for (const replaced of result.replacedKeys) {
     notes.push(
       `${chalk.yellow('note:')} no key of ${replaced.tenantName} (${replaced.tenantId}) is known in plain text; the fixture gives it the new key ${replaced.key}`,
@@ -46,20 +47,21 @@ export function registerExport(program: Command): void {
   withControlOptions(program.command('export').description("Write a running emulator's store, or one tenant, as a fixture file"))
     .option('--tenant <id>', 'only this tenant')
     .option('-o, --out <file>', 'write the fixture here, readable by you alone (default: standard output)')
-    .option('--include-secrets', 'write the API keys and bot tokens in clear (without it they read [redacted])')
+    .option('--include-secrets', 'write API keys, bot tokens, webhook secrets in clear (without it they read [redacted])')
     .addHelpText(
       'after',
       `
-The fixture holds each tenant (its id, name, plan, settings), its API keys, apps and users;
-\`svc serve --seed FILE\` on a fresh data dir, or \`svc seed FILE\` after a reset, lists them
-the same. Webhooks, events, deliveries and sessions have no place in the format and are
-counted as left out. The store keeps only a hash of each API key, so a key is written when
-svc knows its value (the fixture's keys, and keys made by POST /_emulator/tenants); a tenant
-with none of those gets a new key, printed on stderr.
+The fixture holds each tenant (its id, name, plan, settings), its API keys, apps, users (with
+their passkeys and open guest sessions) and webhooks, each with its id; \`svc serve --seed FILE\`
+on a fresh data dir, or \`svc seed FILE\` after a reset, gives them back the same. Events,
+deliveries and sign-in sessions have no place in the format and are counted as left out. The
+store keeps only a hash of each API key, so a key is written when svc knows its value (the
+fixture's keys, and keys made by POST /_emulator/tenants); a tenant with none of those gets a
+new key, printed on stderr.
 
-The fixture's secrets (API keys, Telegram bot tokens) read [redacted] unless you pass
---include-secrets; a fixture without them does not seed an emulator. The --out file is
-written 0600, readable by you alone.
+The fixture's secrets (API keys, Telegram bot tokens, webhook secrets) read [redacted] unless
+you pass --include-secrets; a fixture without them does not seed an emulator. The --out file
+is written 0600, readable by you alone.
 
 Examples:
   $ svc export --include-secrets --out state.json && svc serve --seed state.json --data-dir "$(mktemp -d)"

@@ -14,12 +14,14 @@ interface AddOptions extends ControlCliOptions {
   status?: number;
   delay?: string;
   count: number;
+  tenant?: string;
 }
 
 function describe(fault: z.infer<typeof Fault>): string {
   const answer = fault.status === null ? 'go on as usual' : `answer ${fault.status}`;
   const what = fault.delay === null ? answer : `wait ${fault.delay}, then ${answer}`;
-  return `${fault.id}  ${(fault.method ?? 'ANY').padEnd(6)} ${fault.path.padEnd(24)} ${what}  ${chalk.dim(`(${fault.remaining} of ${fault.count} left)`)}`;
+  const whose = fault.tenant === null ? '' : ` for ${fault.tenant}'s requests`;
+  return `${fault.id}  ${(fault.method ?? 'ANY').padEnd(6)} ${fault.path.padEnd(24)} ${what}${whose}  ${chalk.dim(`(${fault.remaining} of ${fault.count} left)`)}`;
 }
 
 export function registerFaults(program: Command): void {
@@ -30,10 +32,13 @@ export function registerFaults(program: Command): void {
       'after',
       `
 Paths are relative to /v1: /users, /users/:id (one segment per parameter), /webhooks/* (the
-path and everything below it). Faults live in memory until used up, cleared or the server stops.
+path and everything below it). A fault meets every caller's requests, or with --tenant only those
+that tenant's API key authenticates. Faults live in memory until used up, cleared or the server
+stops.
 
 Examples:
   $ svc faults add --path /users --status 503 --count 3
+  $ svc faults add --path /* --status 503 --count 3 --tenant ten_acme0000000000000001
   $ svc faults add --method POST --path /webhooks/:id/test --delay 35s
   $ svc faults list --json
   $ svc faults clear`,
@@ -46,13 +51,15 @@ Examples:
 Examples:
   $ svc faults add --path /users --status 503 --count 3
   $ svc faults add --method GET --path /users/:id --status 404
-  $ svc faults add --path /webhooks/* --delay 2s --count 10`,
+  $ svc faults add --path /webhooks/* --delay 2s --count 10
+  $ svc faults add --path /* --status 500 --tenant ten_acme0000000000000001`,
     )
     .requiredOption('--path <path>', 'the path it matches, relative to /v1')
     .option('--method <method>', 'the HTTP method it matches (default: any)')
     .option('--status <status>', 'the status to answer, in the error envelope (400–599; default 500 unless --delay)', parseIntegerOption('--status', 400, 599))
     .option('--delay <duration>', 'wait this long (real time, at most 10m) before answering')
     .option('--count <n>', 'how many matching requests it hits', parseIntegerOption('--count', 1, 100_000), 1)
+    .option('--tenant <id>', "meet only the requests this tenant's API key authenticates (default: every caller's)")
     .action(async (options: AddOptions) => {
       if (options.delay !== undefined && parseDuration(options.delay) === undefined) {
         throw new CliError(`--delay "${options.delay}" is not a duration such as 500ms, 2s or 1m`, 2);
@@ -63,6 +70,7 @@ Examples:
         ...(options.method === undefined ? {} : { method: options.method }),
         ...(options.status === undefined ? {} : { status: options.status }),
         ...(options.delay === undefined ? {} : { delay: options.delay }),
+        ...(options.tenant === undefined ? {} : { tenant: options.tenant }),
       };
       const fault = await control(options, (emulator) => emulator.faults.add(body));
       printResult(options, fault, () => [`${chalk.green('Added')} ${describe(fault)}`]);

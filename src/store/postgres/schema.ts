@@ -15,7 +15,7 @@ import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES, type CollectionName } from '../records.js';
 
 /** The version of the tables' layout; a newer database is refused. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 /** Advisory lock keys (the first of the two int4 keys is svc's). */
 export const LOCKS = {
@@ -111,6 +111,8 @@ export const MIGRATIONS: ReadonlyArray<readonly string[]> = [
        created_at text NOT NULL
      )`,
   ],
+  // A fault may name the tenant whose requests alone meet it (null: every request's).
+  ['ALTER TABLE svc_faults ADD COLUMN tenant_id text'],
 ];
 
 /**

@@ -98,48 +98,76 @@ export async function openSharedClock(store: ChangeLog, options: ClockOptions = 
 
 /** A fault's columns under the names of SharedFault. */
 const FAULT_COLUMNS = (table: string): string =>
-  ['id', 'method', 'path', 'pattern', 'status', 'delay', 'delay_ms AS "delayMs"', 'count', 'remaining', 'created_at AS "createdAt"']
+  ['id', 'method', 'path', 'pattern', 'status', 'delay', 'delay_ms AS "delayMs"', 'count', 'remaining', 'tenant_id AS "tenant"', 'created_at AS "createdAt"']
     .map((column) => `${table}.${column}`)
     .join(', ');
 
+/** What a change of the faults tells every process: how many were added since the last clear, and how many of them name a tenant. */
+interface FaultCounts {
+  active: number;
+  scoped: number;
+}
+
 /** The faults of a database: a table every process counts requests against. */
 export class PostgresFaults implements SharedFaults {
-  #active: number;
+  #counts: FaultCounts;
 
   constructor(
     private readonly store: ChangeLog,
-    active: number,
+    counts: FaultCounts,
   ) {
-    this.#active = active;
+    this.#counts = counts;
     store.handleChanges('faults', (body) => {
-      this.#active = (body as { active: number }).active;
+      const { active, scoped } = body as Partial<FaultCounts>;
+      // An entry of a process from before faults could name a tenant has no `scoped`: then any active one may.
+      this.#counts = { active: active ?? 0, scoped: scoped ?? active ?? 0 };
     });
   }
 
   static async open(store: ChangeLog): Promise<PostgresFaults> {
-    const { rows } = await store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0');
-    return new PostgresFaults(store, Number(rows[0]!.n));
+    const { rows } = await store.pool.query<{ n: string; scoped: string }>(
+      'SELECT count(*) AS n, count(tenant_id) AS scoped FROM svc_faults WHERE remaining > 0',
+    );
+    return new PostgresFaults(store, { active: Number(rows[0]!.n), scoped: Number(rows[0]!.scoped) });
   }
 
   get active(): boolean {
-    return this.#active > 0;
+    return this.#counts.active > 0;
   }
 
-  /** Stores a fault for every process; the count here moves only once it is stored. */
+  get scoped(): boolean {
+    return this.#counts.scoped > 0;
+  }
+
+  /** Stores a fault for every process; the counts here move only once it is stored. */
   async add(fault: SharedFault): Promise<void> {
-    await this.store.writeChange('faults', { active: this.#active + 1 }, [
+    const counts = { active: this.#counts.active + 1, scoped: this.#counts.scoped + (fault.tenant === null ? 0 : 1) };
+    await this.store.writeChange('faults', counts, [
       [
-        `INSERT INTO svc_faults (id, method, path, pattern, status, delay, delay_ms, count, remaining, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-        [fault.id, fault.method, fault.path, fault.pattern, fault.status, fault.delay, fault.delayMs, fault.count, fault.remaining, fault.createdAt],
+        `INSERT INTO svc_faults (id, method, path, pattern, status, delay, delay_ms, count, remaining, tenant_id, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [
+          fault.id,
+          fault.method,
+          fault.path,
+          fault.pattern,
+          fault.status,
+          fault.delay,
+          fault.delayMs,
+          fault.count,
+          fault.remaining,
+          fault.tenant,
+          fault.createdAt,
+        ],
       ],
     ]);
-    this.#active += 1;
+    this.#counts = counts;
   }
 
   async clear(): Promise<number> {
     const { rows } = await orUnavailable(this.store.pool.query<{ n: string }>('SELECT count(*) AS n FROM svc_faults WHERE remaining > 0'));
-    await this.store.writeChange('faults', { active: 0 }, [['DELETE FROM svc_faults', []]]);
-    this.#active = 0;
+    await this.store.writeChange('faults', { active: 0, scoped: 0 }, [['DELETE FROM svc_faults', []]]);
+    this.#counts = { active: 0, scoped: 0 };
     return Number(rows[0]!.n);
   }
 
@@ -150,13 +178,15 @@ export class PostgresFaults implements SharedFaults {
     return rows;
   }
 
-  async take(method: string, relativePath: string): Promise<SharedFault | undefined> {
+  async take(method: string, relativePath: string, tenantId: string | null): Promise<SharedFault | undefined> {
     const { rows } = await orUnavailable(
       this.store.pool.query<SharedFault>(
         `UPDATE svc_faults f SET remaining = f.remaining - 1
-         FROM (SELECT seq FROM svc_faults WHERE remaining > 0 AND (method IS NULL OR method = $1) AND $2 ~ pattern ORDER BY seq LIMIT 1 FOR UPDATE) pick
+         FROM (SELECT seq FROM svc_faults
+               WHERE remaining > 0 AND (method IS NULL OR method = $1) AND $2 ~ pattern AND (tenant_id IS NULL OR tenant_id = $3)
+               ORDER BY seq LIMIT 1 FOR UPDATE) pick
         WHERE f.seq = pick.seq RETURNING ${FAULT_COLUMNS('f')}`,
-        [method, relativePath],
+        [method, relativePath, tenantId],
       ),
     );
     return rows[0];

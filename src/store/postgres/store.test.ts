@@ -14,7 +14,7 @@ import type { RemoteChange } from '../store.js';
 import { startTcpProxy } from '../../test-support/tcp-proxy.js';
 import { sessionLimits } from './connection.js';
 import { tenantKey } from './locks.js';
-import { LOCKS } from './schema.js';
+import { LOCKS, MIGRATIONS, PG_SCHEMA_VERSION } from './schema.js';
 import { openSharedClock } from './shared.js';
 import { PostgresStore } from './store.js';
 
@@ -205,10 +205,34 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     await client.query(`UPDATE svc_meta SET value = '99' WHERE key = 'schema_version'`);
-    await expect(PostgresStore.open(url)).rejects.toThrow(/newer svc \(schema version 99, this one reads up to 1\)/);
+    await expect(PostgresStore.open(url)).rejects.toThrow(`newer svc (schema version 99, this one reads up to ${PG_SCHEMA_VERSION})`);
     const { rows } = await client.query<{ value: number }>(`SELECT value FROM svc_meta WHERE key = 'schema_version'`);
     expect(rows[0]!.value).toBe(99);
     await client.end();
+  });
+
+  it('takes a database of schema version 1 to the current one, a fault stored before kept as one every request meets', async () => {
+    const url = await server.database();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('CREATE TABLE svc_meta (key text PRIMARY KEY, value jsonb NOT NULL)');
+    for (const statement of MIGRATIONS[0]!) await client.query(statement);
+    await client.query(`INSERT INTO svc_meta (key, value) VALUES ('schema_version', '1')`);
+    await client.query(
+      `INSERT INTO svc_faults (id, method, path, pattern, status, delay, delay_ms, count, remaining, created_at)
+       VALUES ('flt_v1', NULL, '/users', '^/users$', 503, NULL, 0, 2, 2, '2026-01-01T00:00:00.000Z')`,
+    );
+    const { store } = await PostgresStore.open(url);
+    try {
+      expect(await store.sharedFaults!.list()).toEqual([expect.objectContaining({ id: 'flt_v1', tenant: null, remaining: 2 })]);
+      expect(store.sharedFaults!.scoped).toBe(false);
+      expect(await store.sharedFaults!.take('GET', '/users', 'ten_any')).toMatchObject({ id: 'flt_v1', remaining: 1 });
+      const { rows } = await client.query<{ value: number }>(`SELECT value FROM svc_meta WHERE key = 'schema_version'`);
+      expect(rows[0]!.value).toBe(PG_SCHEMA_VERSION);
+    } finally {
+      await store.close();
+      await client.end();
+    }
   });
 
   it('lets only the first of two processes opening a new database seed it; the other waits and finds it seeded', async () => {
@@ -268,17 +292,34 @@ describe.skipIf(!postgres.available)('the PostgreSQL store, two processes on one
       delayMs: 0,
       count: 5,
       remaining: 5,
+      tenant: null,
       createdAt: '2026-01-01T00:00:00.000Z',
     };
     await a.sharedFaults!.add(fault);
     await b.sync();
     expect(b.sharedFaults!.active).toBe(true);
-    const hits = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).sharedFaults!.take('GET', '/users')));
+    expect(b.sharedFaults!.scoped).toBe(false);
+    const hits = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).sharedFaults!.take('GET', '/users', i % 3 === 0 ? null : 'ten_pg')),
+    );
     expect(hits.filter((hit) => hit !== undefined)).toHaveLength(5);
-    expect(await b.sharedFaults!.take('GET', '/apps')).toBeUndefined();
+    expect(await b.sharedFaults!.take('GET', '/apps', null)).toBeUndefined();
+
+    // A fault that names a tenant: only that tenant's requests count against it, whichever process answers them.
+    await b.sharedFaults!.add({ ...fault, id: 'flt_pg_scoped', count: 3, remaining: 3, tenant: 'ten_pg' });
+    await a.sync();
+    expect(a.sharedFaults!.scoped).toBe(true);
+    const others = await Promise.all(
+      [null, 'ten_other', null, 'ten_other'].map((tenant, i) => (i % 2 === 0 ? a : b).sharedFaults!.take('GET', '/users', tenant)),
+    );
+    expect(others).toEqual([undefined, undefined, undefined, undefined]);
+    const own = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).sharedFaults!.take('GET', '/users', 'ten_pg')));
+    expect(own.filter((hit) => hit !== undefined).map((hit) => hit.tenant)).toEqual(['ten_pg', 'ten_pg', 'ten_pg']);
+    expect(await a.sharedFaults!.list()).toEqual([]);
     expect(await a.sharedFaults!.clear()).toBe(0);
     await b.sync();
     expect(b.sharedFaults!.active).toBe(false);
+    expect(b.sharedFaults!.scoped).toBe(false);
 
     // Rate 2: a shared bucket holds 4, and two buckets would let all six through. The bucket
     // refills on real time, so a loaded machine's slow round trips may earn a token meanwhile:
