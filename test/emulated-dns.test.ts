@@ -135,7 +135,7 @@ describe('emulated DNS TXT records beside a real loopback DNS server', () => {
 });
 
 describe('emulated DNS records on the data dir', () => {
-  it('last across a restart in dns.json (0600), and a reset leaves them', async () => {
+  it('last across a restart in dns.json (0600); a reset and a snapshot restore leave them', async () => {
     const dataDir = tempDataDir();
     const first = await startTestEmulator({ dataDir });
     try {
@@ -152,6 +152,13 @@ describe('emulated DNS records on the data dir', () => {
     try {
       const client = createClient({ baseUrl: second.baseUrl, apiKey: ACME_KEY });
       expect(unwrap(await client.emulator.dns.txt.get('_svc-verify.kept.example.com')).data.values).toEqual(['svc-verify=kept']);
+      // A snapshot holds no DNS record: its restore leaves the zone as it is, like the outside world it stands for.
+      unwrap(await client.emulator.snapshots.save('before-dns-change'));
+      unwrap(await client.emulator.dns.txt.set('_svc-verify.kept.example.com', ['svc-verify=later']));
+      unwrap(await client.emulator.snapshots.restore('before-dns-change'));
+      expect(unwrap(await client.emulator.dns.txt.list()).data.map((r) => [r.name, r.values])).toEqual([
+        ['_svc-verify.kept.example.com', ['svc-verify=later']],
+      ]);
     } finally {
       await second.close();
     }
