@@ -5,7 +5,7 @@
  * loopback DNS server when the name has no emulated record. The records last across a restart
  * on the same data dir, a reset leaves them, and two emulators on one real PostgreSQL share them.
  */
-import { statSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient, unwrap, type Client } from '../src/index.js';
@@ -161,6 +161,26 @@ describe('emulated DNS records on the data dir', () => {
       ]);
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('a dns.json svc cannot read', () => {
+  it('answers 503 with what to do, to the control plane and to a verification, until it is mended', async () => {
+    const dataDir = tempDataDir();
+    writeFileSync(join(dataDir, 'dns.json'), '{"txt": [1, 2', { mode: 0o600 });
+    const svc = await startTestEmulator({ dataDir });
+    try {
+      const listed = await svc.request('GET', '/_emulator/dns/txt');
+      expect([listed.status, listed.body.code]).toEqual([503, 'store_unavailable']);
+      expect(listed.body.error).toContain("dns.json does not hold svc's emulated DNS records; fix or delete it");
+      await register(svc, 'damaged.example.com');
+      const verify = await svc.request('POST', '/custom-domains/verify');
+      expect([verify.status, verify.body.code]).toEqual([503, 'store_unavailable']);
+      rmSync(join(dataDir, 'dns.json'));
+      expect((await svc.request('GET', '/_emulator/dns/txt')).body).toEqual({ data: [] });
+    } finally {
+      await svc.close();
     }
   });
 });

@@ -61,7 +61,7 @@ class LocalTxtRecords implements SharedTxtRecords {
   }
 }
 
-/** The records kept in `dir`: none when it has no dns.json; a file svc cannot read is refused with what to do. */
+/** The records kept in `dir`: none when it has no dns.json; a file svc cannot read is 503, saying what to do, until it is mended. */
 function readDnsFile(dir: string): Record<string, StoredTxtRecord> {
   const path = join(dir, DNS_FILE);
   let text: string;
@@ -71,13 +71,14 @@ function readDnsFile(dir: string): Record<string, StoredTxtRecord> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new ApiError('store_unavailable', `${path} cannot be read (${(error as Error).message})`);
   }
-  let parsed: ReturnType<typeof dnsFileSchema.safeParse>;
+  let json: unknown;
   try {
-    parsed = dnsFileSchema.safeParse(JSON.parse(text));
+    json = JSON.parse(text);
   } catch {
-    parsed = dnsFileSchema.safeParse(undefined);
+    json = undefined;
   }
-  if (!parsed.success) throw new ApiError('conflict', `${path} does not hold svc's emulated DNS records; fix or delete it`);
+  const parsed = dnsFileSchema.safeParse(json);
+  if (!parsed.success) throw new ApiError('store_unavailable', `${path} does not hold svc's emulated DNS records; fix or delete it`);
   return parsed.data.txt;
 }
 
