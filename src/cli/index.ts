@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerClock } from './commands/clock.js';
 import { registerData } from './commands/data.js';
+import { registerDns } from './commands/dns.js';
 import { registerEvents } from './commands/events.js';
 import { registerExec } from './commands/exec.js';
 import { registerExport } from './commands/export.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerRequests(program);
   registerFaults(program);
   registerSnapshot(program);
+  registerDns(program);
   registerOpenApi(program);
   registerWebhook(program);
   registerConformance(program);

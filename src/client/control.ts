@@ -56,6 +56,15 @@ export function createControlClient(options: ControlClientOptions) {
       restore: calls.restoreSnapshot,
       delete: calls.deleteSnapshot,
     },
+    /** Emulated DNS TXT records, read by custom-domain verification before any resolver (docs/control-plane.md#emulated-dns). */
+    dns: {
+      txt: {
+        list: calls.listDnsTxtRecords,
+        get: (name: string, extra?: CallOptions) => calls.getDnsTxtRecord(name, extra),
+        set: (name: string, values: string[], extra?: CallOptions) => calls.setDnsTxtRecord(name, { values }, extra),
+        remove: (name: string, extra?: CallOptions) => calls.removeDnsTxtRecord(name, extra),
+      },
+    },
     ...harnessCalls(calls),
   };
 }

@@ -6,6 +6,7 @@
 import { controlOperations } from './control.js';
 import { harnessOperations } from './control-harness.js';
 import { controlSnapshotsOperations } from './control-snapshots.js';
+import { controlDnsOperations } from './control-dns.js';
 import { mount } from './mount.js';
 
 export { CONTROL_BASE_PATH } from './control.js';
@@ -15,6 +16,7 @@ export const CONTROL_OPERATIONS = {
   ...mount('', controlOperations),
   ...mount('', harnessOperations),
   ...mount('/snapshots', controlSnapshotsOperations),
+  ...mount('/dns', controlDnsOperations),
 };
 
 export type ControlOperations = typeof CONTROL_OPERATIONS;

@@ -72,6 +72,7 @@ const SNAPSHOTS_ON_POSTGRES =
   'snapshots are kept in the data dir of one svc serve, and this store lives in PostgreSQL, shared by every process given its URL; ' +
   'save and restore the database itself (pg_dump / pg_restore, with every svc serve stopped), see docs/control-plane.md#snapshots';
 const NO_TENANT = notFound('tenant', ID.ten).message;
+const NO_TXT_RECORD = notFound('emulated TXT record', '_svc-verify.auth.example.com').message;
 
 /** What the control plane's guard answers: a caller it does not let in, and a change a page of another site could have sent. */
 const GUARD = { permission_denied: CONTROL_DENIED } as const;
@@ -246,6 +247,10 @@ export const CONTROL_ERROR_CODES = {
   getSnapshot: { not_found: notFound('snapshot', 'before-checkout').message, conflict: SNAPSHOTS_ON_POSTGRES },
   restoreSnapshot: { not_found: notFound('snapshot', 'before-checkout').message, conflict: SNAPSHOTS_ON_POSTGRES },
   deleteSnapshot: { not_found: notFound('snapshot', 'before-checkout').message, conflict: SNAPSHOTS_ON_POSTGRES },
+  listDnsTxtRecords: GUARD,
+  getDnsTxtRecord: { ...GUARD, not_found: NO_TXT_RECORD },
+  setDnsTxtRecord: { ...GUARD_CHANGE, conflict: 'the emulated zone holds 1000 names, its most; remove one with DELETE /_emulator/dns/txt/{name} first' },
+  removeDnsTxtRecord: { ...GUARD_CHANGE, not_found: NO_TXT_RECORD },
 } as const satisfies Record<ControlOperationId, OwnErrors>;
 
 /** Both tables as one look-up by operationId (the two documents' operationIds do not overlap). */

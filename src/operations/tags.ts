@@ -35,6 +35,7 @@ export const CONTROL_TAGS = [
     name: 'Snapshots',
     description: 'The whole state (records, deliveries and their retries, the clock) kept under a name and put back (docs/control-plane.md#snapshots).',
   },
+  { name: 'DNS', description: 'Emulated TXT records that custom-domain verification reads before it asks a resolver (docs/control-plane.md#emulated-dns).' },
 ] as const;
 
 export type ControlTag = (typeof CONTROL_TAGS)[number]['name'];

@@ -1,7 +1,7 @@
 /**
  * The control plane under /_emulator (D10, D11): health, the emulator clock, the event log,
  * the DLQ, reset and seed, triggered events and injected faults, with the test harness's calls
- * (control-harness.ts), snapshots (control-snapshots.ts) and the control plane's OpenAPI document. Every route is declared in
+ * (control-harness.ts), snapshots (control-snapshots.ts), the emulated DNS (control-dns.ts) and the control plane's OpenAPI document. Every route is declared in
  * operations/control.ts and validated by its schemas; mounted without the API key behind the
  * loopback/admin guard.
  */
@@ -16,6 +16,7 @@ import { storeInfo } from '../services/dashboard.js';
 import { faultInjector } from '../services/faults.js';
 import { harnessRoutes } from './control-harness.js';
 import { controlSnapshotsRoutes } from './control-snapshots.js';
+import { controlDnsRoutes } from './control-dns.js';
 import { faultPathProblem, type ApiRoute } from './fault-paths.js';
 import { registerControlDocument } from './openapi.js';
 import { newRouter } from './router.js';
@@ -57,6 +58,7 @@ export function controlRoutes(rt: Runtime, options: { apiRoutes?: () => Promise<
 
   app.route('/', harnessRoutes(rt));
   app.route('/snapshots', controlSnapshotsRoutes(rt));
+  app.route('/dns', controlDnsRoutes(rt));
   registerControlDocument(app, { version: options.version ?? '0.0.0', publicUrl: () => ownUrl(rt.options) });
   return app;
 }

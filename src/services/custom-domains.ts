@@ -1,7 +1,9 @@
 /**
  * Custom domains (spec part 4, D13): one per tenant, unique across tenants, proved by
- * a real TXT record `_svc-verify.<domain>` = `svc-verify=<token>`. Verifying emits
- * `domain.verified` and allows `https://<domain>` as a WebAuthn origin of the tenant.
+ * a TXT record `_svc-verify.<domain>` = `svc-verify=<token>`: the emulated one set through the
+ * control plane when there is one (docs/control-plane.md#emulated-dns), else the one a resolver
+ * answers. Verifying emits `domain.verified` and allows `https://<domain>` as a WebAuthn origin
+ * of the tenant.
  */
 import { ApiError, conflict, notFound } from '../errors.js';
 import { newId, randomBase62 } from '../ids.js';
@@ -9,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import type { CustomDomainView } from '../schemas/custom-domains.js';
 import type { CustomDomainRecord } from '../store/records.js';
 import { DnsUnavailableError, lookupTxt } from './dns.js';
+import { emulatedTxt } from './dns-records.js';
 import { emitEvent } from './events.js';
 import { getTenant } from './tenant.js';
 
@@ -79,26 +82,22 @@ export async function registerDomain(rt: Runtime, tenantId: string, input: strin
 }
 
 /**
- * Looks the TXT record up and marks the domain verified when one of the values is exactly
- * the expected one; otherwise 400 dns_verification_failed with what was found. A resolver
- * that fails or does not answer is 503 dns_unavailable.
+ * Looks the TXT record up (the emulated one first, else through the resolver) and marks the
+ * domain verified when one of the values is exactly the expected one; otherwise 400
+ * dns_verification_failed with what was found and where. A resolver that fails or does not
+ * answer is 503 dns_unavailable.
  */
 export async function verifyDomain(rt: Runtime, tenantId: string): Promise<CustomDomainRecord> {
   const domain = requireTenantDomain(rt, tenantId);
   if (domain.status === 'verified') return domain;
   const expected = verificationRecord(domain);
-  let found: string[];
-  try {
-    found = await lookupTxt(expected.name, { server: rt.options.dnsServer });
-  } catch (error) {
-    if (!(error instanceof DnsUnavailableError)) throw error;
-    throw new ApiError('dns_unavailable', `${error.message}; try again later`, [
-      { path: 'dns', message: error.message, server: rt.options.dnsServer ?? 'system', reason: error.reason },
-    ]);
-  }
+  const { found, source } = await txtValues(rt, expected.name);
   if (!found.includes(expected.value)) {
-    const message = found.length === 0 ? `no TXT record at ${expected.name}` : `no TXT record at ${expected.name} holds the expected value`;
-    throw new ApiError('dns_verification_failed', `DNS verification failed: ${message}`, [{ path: expected.name, message, expected: expected.value, found }]);
+    const where = source === 'emulated' ? 'emulated TXT record' : 'TXT record';
+    const message = found.length === 0 ? `no TXT record at ${expected.name}` : `no ${where} at ${expected.name} holds the expected value`;
+    throw new ApiError('dns_verification_failed', `DNS verification failed: ${message}`, [
+      { path: expected.name, message, expected: expected.value, found, source },
+    ]);
   }
   return rt.store.write(() => {
     // The look-up awaited the network: re-read, in case the domain was removed meanwhile.
@@ -116,6 +115,23 @@ export async function verifyDomain(rt: Runtime, tenantId: string): Promise<Custo
     emitEvent(rt, tenantId, 'domain.verified', { domainId: verified.id, domain: verified.domain, verifiedAt: now });
     return verified;
   });
+}
+
+/**
+ * The TXT values at `name`: the emulated record's when the control plane set one (it stands for
+ * the whole name, as a zone's record does), else what the resolver answers.
+ */
+async function txtValues(rt: Runtime, name: string): Promise<{ found: string[]; source: 'emulated' | 'dns' }> {
+  const emulated = await emulatedTxt(rt, name);
+  if (emulated !== undefined) return { found: emulated.values, source: 'emulated' };
+  try {
+    return { found: await lookupTxt(name, { server: rt.options.dnsServer }), source: 'dns' };
+  } catch (error) {
+    if (!(error instanceof DnsUnavailableError)) throw error;
+    throw new ApiError('dns_unavailable', `${error.message}; try again later`, [
+      { path: 'dns', message: error.message, server: rt.options.dnsServer ?? 'system', reason: error.reason },
+    ]);
+  }
 }
 
 /** Removes the tenant's domain, and the WebAuthn origin its verification added. */

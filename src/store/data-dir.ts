@@ -15,6 +15,9 @@ export const DATA_FILE_MODE = 0o600;
 /** The data dir's seal key (crypto/seal.ts), named here with the dir's other files. */
 export const SEAL_KEY_FILE = 'seal.key';
 
+/** The emulated DNS records (services/dns-records.ts), named here with the dir's other files. */
+export const DNS_FILE = 'dns.json';
+
 /** The live journal beside the data file (journal-file.ts), and a rotated one, `.N` after it. */
 const JOURNAL = `${DATA_FILE.replace(/\.json$/, '')}.journal`;
 const ROTATED = new RegExp(`^${JOURNAL.replace('.', '\\.')}\\.\\d+$`);
@@ -30,6 +33,8 @@ export function isDataDirFile(name: string): boolean {
     name === CLOCK_FILE ||
     name === `${CLOCK_FILE}.tmp` ||
     name === SEAL_KEY_FILE ||
+    name === DNS_FILE ||
+    name === `${DNS_FILE}.tmp` ||
     // The snapshots' folder (services/snapshots.ts SNAPSHOT_DIR), made 0700 by them; its name is written here as the store cannot import services.
     name === 'snapshots'
   );

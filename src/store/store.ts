@@ -7,8 +7,9 @@
  * (store-contract.ts).
  *
  * A backend shared by several processes also keeps what those processes must agree on beyond
- * records: the rate-limit buckets, the claim on a delivery attempt, the injected faults and the
- * clock. A store of one process keeps them in memory, here.
+ * records: the rate-limit buckets, the claim on a delivery attempt, the injected faults, the
+ * clock and the emulated DNS records. A store of one process keeps them in memory, here (the
+ * services keep the faults and the DNS records themselves).
  */
 import { ApiError } from '../errors.js';
 import { createCollections, type Collection, type Collections } from './collection.js';
@@ -57,6 +58,27 @@ export interface SharedFault {
   /** The tenant whose requests alone meet it, or null for every request. */
   tenant: string | null;
   createdAt: string;
+}
+
+/**
+ * The emulated DNS TXT records (docs/control-plane.md#emulated-dns) as a shared store keeps them,
+ * so that a record set through one process answers a verification made by another. Each call
+ * reads or changes the database itself: nothing is cached in a process.
+ */
+export interface SharedTxtRecords {
+  /** Every name's record, by name. */
+  all(): Promise<Record<string, StoredTxtRecord>>;
+  get(name: string): Promise<StoredTxtRecord | undefined>;
+  /** Sets the name's record; false (nothing stored) when the name is new and `maxNames` are held. */
+  put(name: string, record: StoredTxtRecord, maxNames: number): Promise<boolean>;
+  /** Removes the name's record; false when there was none. */
+  remove(name: string): Promise<boolean>;
+}
+
+/** One emulated TXT record as a store keeps it, under its name. */
+export interface StoredTxtRecord {
+  values: string[];
+  updatedAt: string;
 }
 
 /** What one write of a batch came to: its result and onCommitted hooks, or the error its mutation threw. */
@@ -184,6 +206,11 @@ export abstract class Store {
 
   /** The faults every process shares, when the store is shared; null when they live in this process (services/faults.ts). */
   get sharedFaults(): SharedFaults | null {
+    return null;
+  }
+
+  /** The emulated DNS TXT records every process shares, when the store is shared; null when they live in this process (services/dns-records.ts). */
+  get sharedTxtRecords(): SharedTxtRecords | null {
     return null;
   }
 

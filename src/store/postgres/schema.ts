@@ -3,7 +3,7 @@
  * collection (`svc_users`, `svc_apps`, …): the record as jsonb, beside the columns the lists,
  * the search and the unique rules need (tenant + created_at, the unique key, a trigram index
  * on the users' email and name). Beside them: `svc_meta` (schema version, seal key, clock,
- * whether the store was seeded), `svc_changes` (the change log every process follows),
+ * whether the store was seeded, the emulated DNS records), `svc_changes` (the change log every process follows),
  * `svc_buckets` (rate limits) and `svc_faults` (injected faults).
  *
  * Migrations run on start, one version after another, under an advisory lock; a database

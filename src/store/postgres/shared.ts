@@ -2,12 +2,13 @@
  * What the processes sharing a PostgreSQL store agree on beyond records: the
  * rate-limit buckets (D16), one claim per delivery attempt (`SELECT … FOR UPDATE SKIP
  * LOCKED`, so each attempt is made by one process, and a dead process's claim lapses), the
- * injected faults (D11), the emulator clock (D10) and the seal key of secrets at rest.
+ * injected faults (D11), the emulator clock (D10), the seal key of secrets at rest, and the
+ * emulated DNS TXT records (docs/control-plane.md#emulated-dns).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { Clock, type ClockOptions, type ClockState } from '../../clock/clock.js';
-import type { Claim, SharedFault, SharedFaults } from '../store.js';
+import type { Claim, SharedFault, SharedFaults, SharedTxtRecords, StoredTxtRecord } from '../store.js';
 import { BURST_SECONDS, type Decision } from '../token-buckets.js';
 import type { ChangeLog } from './changes.js';
 import { orUnavailable } from './rows.js';
@@ -189,5 +190,45 @@ export class PostgresFaults implements SharedFaults {
       ),
     );
     return rows[0];
+  }
+}
+
+/**
+ * The emulated DNS TXT records of a database: one row of svc_meta (`dns_txt`), an object of
+ * records by name, changed by one statement each (jsonb `||` and `-`), so that two processes
+ * setting two names at once keep both. Every call asks the database: a verification answered by
+ * any process sees the record another process set.
+ */
+export class PostgresTxtRecords implements SharedTxtRecords {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async all(): Promise<Record<string, StoredTxtRecord>> {
+    const { rows } = await orUnavailable(this.pool.query<{ value: Record<string, StoredTxtRecord> }>(`SELECT value FROM svc_meta WHERE key = 'dns_txt'`));
+    return rows[0]?.value ?? {};
+  }
+
+  async get(name: string): Promise<StoredTxtRecord | undefined> {
+    const { rows } = await orUnavailable(
+      this.pool.query<{ record: StoredTxtRecord | null }>(`SELECT value -> $1 AS record FROM svc_meta WHERE key = 'dns_txt'`, [name]),
+    );
+    return rows[0]?.record ?? undefined;
+  }
+
+  async put(name: string, record: StoredTxtRecord, maxNames: number): Promise<boolean> {
+    const entry = JSON.stringify({ [name]: record });
+    const { rowCount } = await orUnavailable(
+      this.pool.query(
+        `INSERT INTO svc_meta AS m (key, value) VALUES ('dns_txt', $1::jsonb)
+         ON CONFLICT (key) DO UPDATE SET value = m.value || EXCLUDED.value
+          WHERE m.value ? $2 OR (SELECT count(*) FROM jsonb_object_keys(m.value)) < $3`,
+        [entry, name, maxNames],
+      ),
+    );
+    return rowCount === 1;
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const { rowCount } = await orUnavailable(this.pool.query(`UPDATE svc_meta SET value = value - $1 WHERE key = 'dns_txt' AND value ? $1`, [name]));
+    return rowCount === 1;
   }
 }

@@ -29,7 +29,7 @@ import type { Collection } from '../collection.js';
 import { StoreOpenError } from '../document.js';
 import type { AnyRecord } from '../newest-first.js';
 import { COLLECTION_NAMES } from '../records.js';
-import { Store, type Claim, type Outcome, type SharedFaults, type StoreOp } from '../store.js';
+import { Store, type Claim, type Outcome, type SharedFaults, type SharedTxtRecords, type StoreOp } from '../store.js';
 import type { Decision } from '../token-buckets.js';
 import { currentSeq, migrate } from './migrate.js';
 import { redactUrl } from './url.js';
@@ -38,7 +38,7 @@ import { LOCKS, tableOf } from './schema.js';
 import { appendAndCommit, changeValues, laneOf, lockStatement, unionOf, WRITE_LANES, within, type Scope } from './locks.js';
 
 import type { ChangeKind, ChangeLog } from './changes.js';
-import { claimAttempt, PostgresFaults, releaseAttempt, takeToken } from './shared.js';
+import { claimAttempt, PostgresFaults, PostgresTxtRecords, releaseAttempt, takeToken } from './shared.js';
 import { Connection, DEFAULT_HOLD_MS, isStatementError, sessionLimits } from './connection.js';
 
 /** How often a process looks at the change log when no NOTIFY came. */
@@ -125,6 +125,7 @@ export class PostgresStore extends Store implements ChangeLog {
   readonly #poll: NodeJS.Timeout;
   readonly #handlers = new Map<ChangeKind, ChangeHandler>();
   #faults: PostgresFaults | null = null;
+  #txt: PostgresTxtRecords | null = null;
   /** Change-log entries of other kinds (writeChange) gathered by the write transaction under way. */
   #extra: ExtraChange[] = [];
 
@@ -576,6 +577,10 @@ export class PostgresStore extends Store implements ChangeLog {
 
   override get sharedFaults(): SharedFaults | null {
     return this.#faults;
+  }
+
+  override get sharedTxtRecords(): SharedTxtRecords {
+    return (this.#txt ??= new PostgresTxtRecords(this.#pool));
   }
 
   override takeToken(id: string, rate: number): Promise<Decision> {
