@@ -134,7 +134,8 @@ describe('GET /billing/usage', () => {
         plan: 'pro',
         price: { amount: 4_900, currency: 'usd', interval: 'month' },
         period: { from: '2026-12-01T00:00:00.000Z', to: december.body.data.period.to },
-        usage: { apiCalls: 4, monthlyActiveUsers: 2, wallets: 0, deliveries: 0 },
+        // The two guests signed in here, and the fixture's guest, whose session opens at the start.
+        usage: { apiCalls: 4, monthlyActiveUsers: 3, wallets: 0, deliveries: 0 },
         limits: PLAN_LIMITS.pro,
       });
       svc.emulator.rt.clock.advance(2 * 3_600_000);
