@@ -101,7 +101,7 @@ export const billingChecks: Check[] = [
     spec: 'part 3.3, part 7 (410), D10, D13, D15',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: "moves the clock to just before and just past a billing portal link's expiresAt (an hour)" },
+    uses: { clock: 'steps', why: "steps the clock to just before and just past a billing portal link's expiresAt (an hour)" },
     run: async (ctx) => {
       const created = await ctx.client.billing.portal({ returnUrl: RETURN });
       const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');

@@ -175,10 +175,11 @@ export const mfaChecks: Check[] = [
     spec: 'D5, D15',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock 30 s, to a TOTP step after the one that enabled MFA' },
+    uses: { clock: 'steps', why: 'steps the clock 30 s, to a TOTP step after the one that enabled MFA' },
     readsBack: ['createMfaChallenge', 'verifyMfa'],
     run: async (ctx) => {
-      const user = await mfaUser(ctx);
+      // A user of its own: no other check verifies with its codes or ends its freshness between its steps.
+      const user = await enableMfa(ctx, await guestSession(ctx));
       const [now, challengeId] = await Promise.all([nextStep(ctx), challenge(ctx, user.token)]);
       const code = codeAt(user.secret, now);
       const result = await ctx.client.mfa.verify(user.token, { challengeId, code });
@@ -209,10 +210,11 @@ export const mfaChecks: Check[] = [
     spec: 'part 5.4 (403 when a multi-factor check is required), D5',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock past the MFA freshness (10 minutes), twice' },
+    uses: { clock: 'steps', why: 'steps the clock past the MFA freshness (10 minutes), twice' },
     readsBack: ['verifyMfa', 'disableMfa'],
     run: async (ctx) => {
-      const user = await mfaUser(ctx);
+      // A user of its own: it spends recovery codes and removes MFA, which no other check may see.
+      const user = await enableMfa(ctx, await guestSession(ctx));
       const status = async () => {
         const result = await ctx.client.mfa.status(user.token);
         return { result, data: expectShape(result, envelope(MfaStatus), 'D15: GET /mfa/status').data };
@@ -224,7 +226,8 @@ export const mfaChecks: Check[] = [
       const verified = await ctx.client.mfa.verify(user.token, { challengeId, code: user.recoveryCodes[0]! });
       expectStatus(verified, 200, 'D5: a recovery code verifies');
       const { freshUntil } = expectShape(verified, envelope(MfaVerified), 'D5: verify answers freshUntil').data;
-      const spent = await status();
+      // The clock is read while the status is: both only read.
+      const [spent, verifiedNow] = await Promise.all([status(), emulatorNow(ctx)]);
       expect(
         spent.data.recoveryCodesRemaining === user.recoveryCodes.length - 1,
         'D5: a recovery code is used once: the count left moves by exactly one',
@@ -232,7 +235,7 @@ export const mfaChecks: Check[] = [
         spent.result,
       );
       // freshUntil is when freshness ends on the emulator clock: still fresh 5 s before it, no longer 1 s after.
-      await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(freshUntil) - (await emulatorNow(ctx))) / 1000) - 5)}s`);
+      await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(freshUntil) - verifiedNow) / 1000) - 5)}s`);
       const before = await status();
       expect(
         before.data.freshUntil === freshUntil,
@@ -276,7 +279,7 @@ export const mfaChecks: Check[] = [
     spec: 'part 3.3, part 7 (410), D5, D6, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: "moves the clock past an MFA challenge's expiresAt (5 minutes)" },
+    uses: { clock: 'steps', why: "steps the clock past an MFA challenge's expiresAt (5 minutes)" },
     readsBack: ['createMfaChallenge'],
     run: async (ctx) => {
       const user = await enableMfa(ctx, await guestSession(ctx));
@@ -289,14 +292,14 @@ export const mfaChecks: Check[] = [
       const early = await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(first.expiresAt) - (await emulatorNow(ctx))) / 1000) - 5)}s`);
       const inTime = await ctx.client.mfa.verify(user.token, { challengeId: first.challengeId, code: codeAt(user.secret, early) });
       expectStatus(inTime, 200, 'part 3.3/D5: a challenge is answered until its expiresAt on the emulator clock');
-      const status = await ctx.client.mfa.status(user.token);
+      const [status, inTimeNow] = await Promise.all([ctx.client.mfa.status(user.token), emulatorNow(ctx)]);
       expect(
         status.ok && inTime.ok && status.body.data.freshUntil === inTime.body.data.freshUntil,
         'D5: the challenge answered in time makes the session fresh',
         `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`,
         status,
       );
-      const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - (await emulatorNow(ctx))) / 1000) + 1)}s`);
+      const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - inTimeNow) / 1000) + 1)}s`);
       // The code is right at the new time: only the challenge's age is wrong.
       const late = await ctx.client.mfa.verify(user.token, { challengeId: data.challengeId, code: codeAt(user.secret, now) });
       expectErrorCode(late, 410, 'challenge_expired', 'part 3.3/D5: a challenge past its expiresAt is 410 challenge_expired');

@@ -17,7 +17,8 @@ type SettingsPatch = NonNullable<UpdateTenantInput['settings']>;
 
 /**
  * Session lifetimes for the run (D3's defaults): a session outlives the MFA freshness
- * and every clock step the checks take while they hold it (about half an hour in all).
+ * and every step the checks of the clock lane take (under two hours in all, the longest a
+ * billing portal link's hour), so a session one check made still serves the checks after them.
  */
 export const RUN_SESSION_SETTINGS = { sessionTtl: '24h', guestTtl: '24h', mfaFreshness: '10m' } as const;
 

@@ -362,7 +362,7 @@ export const walletChecks: Check[] = [
     spec: 'part 3.3, D4, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: "moves the clock past a delegated session's expiresIn (a minute)" },
+    uses: { clock: 'steps', why: "steps the clock past a delegated session's expiresIn (a minute)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
       const left = Date.parse(session.expiresAt) - (await emulatorNow(ctx));

@@ -82,13 +82,20 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
       answer,
     );
     const deliveryId = answer.body.data.id;
+    const retries: RetrySeen[] = [];
+    const waiting = async (): Promise<void> => {
+      const listing = await ctx.client.webhooks.deliveries(hook.id, { status: 'failed' });
+      const listed = listing.ok ? listing.body.data.find((d) => d.id === deliveryId) : undefined;
+      retries.push({ listing, listed, cameFrom: Number.NaN, cameBy: Number.NaN });
+    };
+    // The delivery is read as it waits for its first retry while the first attempt is awaited: the test already answered it failed.
     const [, clock] = await Promise.all([
       arrival(ctx.receiver.waitFor(hook.url, 1, arrivalTimeout(ctx)), 'part 6: the first attempt is sent at once', answer),
       ctx.client.emulator.clock(),
+      waiting(),
     ]);
     const speed = clock.ok ? clock.body.data.speed : 1;
     let now = clock.ok ? Date.parse(clock.body.data.now) : Number.NaN;
-    const retries: RetrySeen[] = [];
     /** Moves the clock; a retry that arrived meanwhile came during this move. */
     const move = async (result: Promise<ApiResult<{ data: { now: string } }>>, rule: string): Promise<void> => {
       const moved = await result;
@@ -99,12 +106,6 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
       for (const seen of retries.slice(0, came)) if (Number.isNaN(seen.cameBy)) Object.assign(seen, { cameFrom: from, cameBy: now });
     };
     const advance = (by: string) => move(ctx.client.emulator.advance(by), `D10: POST /_emulator/clock/advance {"by":"${by}"}`);
-    const waiting = async (): Promise<void> => {
-      const listing = await ctx.client.webhooks.deliveries(hook.id, { status: 'failed' });
-      const listed = listing.ok ? listing.body.data.find((d) => d.id === deliveryId) : undefined;
-      retries.push({ listing, listed, cameFrom: Number.NaN, cameBy: Number.NaN });
-    };
-    await waiting();
     // The probe looks 59 s after the first attempt. The clock ran on (in real time) while the
     // attempt was awaited, and a step of 59 s from there would reach the retry due a minute after
     // the attempt on a slow machine; so the clock is set to 58 s after the attempt, then advanced
@@ -327,11 +328,10 @@ export const webhookRetryChecks: Check[] = [
         const listed = await ctx.client.webhooks.deliveries(hook.id, { status });
         return { listed, has: listed.ok && listed.body.data.some((d) => d.id === deliveryId) };
       };
-      const succeeded = await listedUnder('succeeded');
+      // Read at once: each only reads, after the retry answered.
+      const [succeeded, dead, dlq] = await Promise.all([listedUnder('succeeded'), listedUnder('dead'), ctx.client.emulator.dlq()]);
       expect(succeeded.has, 'D9: a retried delivery that succeeded is listed under ?status=succeeded', 'missing under succeeded', succeeded.listed);
-      const dead = await listedUnder('dead');
       expect(!dead.has, 'D9: a retried delivery that succeeded has left ?status=dead', 'still listed under dead', dead.listed);
-      const dlq = await ctx.client.emulator.dlq();
       expect(dlq.ok && !dlq.body.data.some((d) => d.id === deliveryId), 'D11: a retried delivery that succeeded has left the DLQ', 'still in the DLQ', dlq);
     },
   },
