@@ -88,6 +88,39 @@ describe('the clock lane', () => {
     expect(long.woke - long.asked).toBeLessThan(600_000 + 5_000);
   }, 30_000);
 
+  it('wakes at once the checks whose steps one move covers, never past a bound a waiting check set', async () => {
+    const seen = new Map<string, { asked: number; woke: number }>();
+    const stepper = (id: string, by: string, upTo: string | undefined) =>
+      check(id, 'steps', async (ctx) => {
+        const asked = await emulatorNow(ctx);
+        const answer = await ctx.stepClock(by, upTo);
+        if (!answer.ok) throw new Error(`the step answered ${answer.status}`);
+        seen.set(id, { asked, woke: Date.parse((answer.body as { data: { now: string } }).data.now) });
+      });
+    const report = await runSuite({
+      target: { baseUrl: svc.baseUrl, apiKey: ACME_KEY, timeoutMs: 10_000 },
+      // A step of 30 s that may go up to 10 minutes, one of exactly 5 minutes, and one of at least 20 minutes.
+      selected: [stepper('a.loose', '30s', '10m'), stepper('b.exact', '5m', undefined), stepper('c.far', '20m', '1h')].map((one) => ({ check: one })),
+      profile: 'emulator',
+      receiver: { host: '127.0.0.1', port: 0 },
+      concurrency: 8,
+    });
+    expect(report.results.map((r) => [r.id, r.outcome, r.reason])).toEqual([
+      ['a.loose', 'passed', undefined],
+      ['b.exact', 'passed', undefined],
+      ['c.far', 'passed', undefined],
+    ]);
+    const [loose, exact, far] = ['a.loose', 'b.exact', 'c.far'].map((id) => seen.get(id)!);
+    // One move of 5 minutes wakes both the exact step and the loose one, which 5 minutes covers.
+    expect(loose!.woke).toBe(exact!.woke);
+    expect(exact!.woke - exact!.asked).toBeGreaterThanOrEqual(300_000);
+    expect(exact!.woke - exact!.asked).toBeLessThan(300_000 + 5_000);
+    // The far step waited for a move of its own, no further than its least: 20 minutes in all.
+    expect(far!.woke).toBeGreaterThan(exact!.woke);
+    expect(far!.woke - far!.asked).toBeGreaterThanOrEqual(1_200_000);
+    expect(far!.woke - far!.asked).toBeLessThan(1_200_000 + 5_000);
+  }, 30_000);
+
   it('lets a check that uses no clock step it at once', async () => {
     let moved = 0;
     const { uses: _none, ...free0 } = check('a.free', 'holds', async () => undefined);

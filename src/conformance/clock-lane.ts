@@ -10,6 +10,12 @@
  *
  * The run holds the clock at real speed (run-clock.ts), so a step asked for is measured from
  * the moment it was asked: the real time that passed while others still worked counts toward it.
+ *
+ * A step may say how far past it the clock may go (`upTo`: past a freshness or an expiry, any
+ * move up to an hour shows the same). The lane then moves the clock by as much as the nearest
+ * of those bounds allows, no more than the furthest step still owed, and wakes every check whose
+ * step that move covers at once: checks whose steps agree so wake together and work side by side,
+ * instead of each waiting while the others' steps are taken one after another.
  */
 import type { ApiResult, Client } from '../client/index.js';
 import { formatDuration, parseDuration } from '../duration.js';
@@ -18,6 +24,8 @@ import { outsideChecks } from './scope.js';
 interface Waiter {
   /** Emulated milliseconds the clock must move from where it was when the check asked. */
   by: number;
+  /** The most it may move meanwhile (no less than `by`). */
+  upTo: number;
   /** Real time of the ask (performance.now()). */
   since: number;
   /** Emulated milliseconds the lane has moved the clock since. */
@@ -62,15 +70,17 @@ export class ClockLane {
 
   /**
    * Answers POST /_emulator/clock/advance's answer (or GET /_emulator/clock's, when the real time
-   * that passed already covers the step) once the clock has moved `by` since the call.
+   * that passed already covers the step) once the clock has moved `by` since the call, and at
+   * most `upTo` (by default, `by`: exactly the step, as far as real time lets).
    */
-  step(checkId: string, by: string): Promise<ApiResult<unknown>> {
+  step(checkId: string, by: string, upTo?: string): Promise<ApiResult<unknown>> {
     const ms = parseDuration(by);
     // A step the lane cannot measure, or asked by a check it does not know, goes to the target as asked.
     if (ms === undefined || !this.members.has(checkId)) return this.client.emulator.advance(by);
+    const most = Math.max(ms, (upTo === undefined ? undefined : parseDuration(upTo)) ?? ms);
     return new Promise((wake, fail) => {
       if (this.closed) return fail(new StepAbandoned(checkId));
-      this.waiting.set(checkId, { by: ms, since: performance.now(), moved: 0, wake, fail });
+      this.waiting.set(checkId, { by: ms, upTo: most, since: performance.now(), moved: 0, wake, fail });
       this.consider();
     });
   }
@@ -82,13 +92,19 @@ export class ClockLane {
     this.waiting.clear();
   }
 
-  /** Moves the clock when every check of the lane waits on it: by the least step still owed. */
+  /**
+   * Moves the clock when every check of the lane waits on it: as far as the nearest bound still
+   * allows (upTo), but no further than the furthest step still owed. That is never less than the
+   * least step owed, so each move wakes one check at least.
+   */
   private consider(): void {
     if (this.closed || this.moving !== undefined || this.waiting.size === 0) return;
     for (const member of this.members) if (!this.waiting.has(member)) return;
     const now = performance.now();
-    const owed = new Map([...this.waiting].map(([id, waiter]) => [id, waiter.by - (now - waiter.since) - waiter.moved]));
-    const least = Math.max(0, Math.ceil(Math.min(...owed.values())));
+    const gone = (waiter: Waiter): number => now - waiter.since + waiter.moved;
+    const owed = new Map([...this.waiting].map(([id, waiter]) => [id, waiter.by - gone(waiter)]));
+    const bound = Math.min(...[...this.waiting.values()].map((waiter) => waiter.upTo - gone(waiter)));
+    const least = Math.max(0, Math.ceil(Math.min(bound, Math.max(...owed.values()))));
     // Made outside any check: it is the lane's call, and no check's budget or end stops it.
     const call = outsideChecks(() => (least > 0 ? this.client.emulator.advance(formatDuration(least)) : this.client.emulator.clock()));
     this.moving = call

@@ -232,7 +232,7 @@ async function runIn(options: RunOptions, runId: string): Promise<RunReport> {
       if (!shared.has(key)) shared.set(key, outsideChecks(make));
       return shared.get(key) as Promise<T>;
     },
-    stepClock: (by) => clockLane.step(check.id, by),
+    stepClock: (by, upTo) => clockLane.step(check.id, by, upTo),
     note: (text) => void notes.push(text),
   });
 

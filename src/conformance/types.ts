@@ -122,8 +122,10 @@ export interface CheckContext {
    * Moves the emulator clock by `by` (a duration, `30s`) from where it is now, as POST
    * /_emulator/clock/advance does, and answers that call's answer: for a check whose uses say
    * `clock: 'steps'`, once every other check that uses the clock waits too (clock-lane.ts).
+   * `upTo` (no less than `by`) is how far it may move meanwhile, when more than `by` shows the
+   * check the same: the lane then wakes it with other checks whose steps that move also covers.
    */
-  stepClock(by: string): Promise<ApiResult<unknown>>;
+  stepClock(by: string, upTo?: string): Promise<ApiResult<unknown>>;
   /** A line kept with the check's result (what was seen, for the report). */
   note(text: string): void;
 }

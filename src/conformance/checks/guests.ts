@@ -11,7 +11,7 @@ import { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../../schema
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectError, expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
-import { advanceClock, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION } from './sessions.js';
+import { advanceClock, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
 import { RUN_SESSION_SETTINGS } from './settings.js';
 import { createUser, EVENTS_LOOKED_AT, expectReadBack, missingId, ownTenant, searchListing } from './support.js';
 
@@ -225,7 +225,8 @@ export const guestChecks: Check[] = [
         'D3: GET /tenant reads the guestTtl PATCH set',
         tenant,
       );
-      await advanceClock(ctx, '30s');
+      // Past olderThan (20 s) for the older sessions, and far from their guestTtl (2 minutes).
+      await advanceClock(ctx, '30s', '90s');
       const newer = await guest();
       expect(
         Date.parse(newer.expiresAt) - Date.parse(newer.createdAt) === 120_000,
@@ -257,7 +258,7 @@ export const guestChecks: Check[] = [
         'the newer session is not active 5 s before its expiresAt',
         before,
       );
-      const now = await advanceClock(ctx, '6s');
+      const now = await advanceClock(ctx, '6s', PAST_UP_TO);
       // A cleanup refused for its bad duration ends nothing: it is sent beside the read of the expired session.
       const [after, refused] = await Promise.all([own.guests.get(newer.id), own.request('POST', '/guests/cleanup', { body: { olderThan: 'soon' } })]);
       expectErrorCode(after, 410, 'session_expired', 'part 3.3/D4: a guest session past its expiresAt (emulator clock) is 410');

@@ -9,7 +9,7 @@ import { MfaChallenge, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../.
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, advancePast, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, type Session } from './sessions.js';
+import { advanceClock, advancePast, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO, type Session } from './sessions.js';
 
 interface MfaUser extends Session {
   secret: string;
@@ -52,7 +52,8 @@ export async function enableMfa<S extends Session>(
  * 30-second step. Answers the emulator's now after the step.
  */
 function nextStep(ctx: CheckContext): Promise<number> {
-  return advanceClock(ctx, '30s');
+  // Any later step will do, while the challenge opened beside it (5 minutes) is still well in time.
+  return advanceClock(ctx, '30s', '3m');
 }
 
 /** A guest with MFA set up and enabled, made once per run. */
@@ -62,7 +63,7 @@ function mfaUser(ctx: CheckContext) {
 
 /** Moves the emulator clock past the MFA freshness the run holds, so no session is fresh any more. */
 export async function outliveFreshness(ctx: CheckContext): Promise<void> {
-  await advancePast(ctx, 'mfaFreshness');
+  await advancePast(ctx, 'mfaFreshness', PAST_UP_TO);
 }
 
 async function challenge(ctx: CheckContext, token: string): Promise<string> {
@@ -243,7 +244,7 @@ export const mfaChecks: Check[] = [
         `5 s before it status says ${before.data.freshUntil}`,
         before.result,
       );
-      await advanceClock(ctx, '6s');
+      await advanceClock(ctx, '6s', PAST_UP_TO);
       const [stale, next] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
       expectErrorCode(stale, 403, 'mfa_required', 'D5: past the freshUntil verify answered, on the emulator clock, the session is no longer fresh (403)');
       expectStatus(await ctx.client.mfa.verify(user.token, { challengeId: next, code: user.recoveryCodes[1]! }), 200, 'D5: a recovery code verifies');
@@ -299,7 +300,7 @@ export const mfaChecks: Check[] = [
         `status freshUntil ${status.ok ? status.body.data.freshUntil : '?'}`,
         status,
       );
-      const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - inTimeNow) / 1000) + 1)}s`);
+      const now = await advanceClock(ctx, `${Math.max(1, Math.ceil((Date.parse(data.expiresAt) - inTimeNow) / 1000) + 1)}s`, PAST_UP_TO);
       // The code is right at the new time: only the challenge's age is wrong.
       const late = await ctx.client.mfa.verify(user.token, { challengeId: data.challengeId, code: codeAt(user.secret, now) });
       expectErrorCode(late, 410, 'challenge_expired', 'part 3.3/D5: a challenge past its expiresAt is 410 challenge_expired');

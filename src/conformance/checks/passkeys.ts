@@ -11,7 +11,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { assert, attest, newAuthenticator, type Authenticator } from '../webauthn.js';
-import { advanceClock, expectClockTimes, HOLDS_SESSION } from './sessions.js';
+import { advanceClock, expectClockTimes, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
 import { sessionSettingsForRun, settingsForRun, tenantSettings } from './settings.js';
 import { EVENTS_LOOKED_AT, expectReadBack, searchListing } from './support.js';
 
@@ -216,7 +216,7 @@ export const passkeyChecks: Check[] = [
     run: async (ctx) => {
       const user = await registered(ctx);
       const { challengeId, challenge } = await loginOptions(ctx, user.email);
-      const now = await advanceClock(ctx, '301s');
+      const now = await advanceClock(ctx, '301s', PAST_UP_TO);
       const late = await ctx.client.passkeys.loginVerify({
         challengeId,
         response: assert(user.authenticator, { challenge, rpId: user.rpId, origin: user.origin }),

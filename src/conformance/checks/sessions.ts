@@ -80,20 +80,30 @@ export function expectClockTimes(result: ApiResult<unknown>, clockNowMs: number,
   expect(Math.abs(real - Date.now()) <= REAL_TIME_SLACK_MS, rule, `realNow ${String(entry['realNow'])} is not real time`, result);
 }
 
-/** Advances the emulator clock (D10) by `by` from now, through the run's clock lane (ctx.stepClock); answers its new now, in ms. */
-export async function advanceClock(ctx: CheckContext, by: string): Promise<number> {
-  const result = await ctx.stepClock(by);
+/**
+ * How far a step past an expiry or a freshness may take the clock (ctx.stepClock's upTo): what
+ * ended stays ended, and every session the run holds outlives that many times (RUN_SESSION_SETTINGS).
+ */
+export const PAST_UP_TO = '1h';
+
+/**
+ * Advances the emulator clock (D10) by `by` from now (or by up to `upTo`, where more shows the
+ * check the same), through the run's clock lane (ctx.stepClock); answers its new now, in ms.
+ */
+export async function advanceClock(ctx: CheckContext, by: string, upTo?: string): Promise<number> {
+  const result = await ctx.stepClock(by, upTo);
   expect(result.ok, `D10: POST /_emulator/clock/advance {"by":"${by}"}`, `answered ${result.status}`, result);
   return Date.parse(expectShape(result, envelope(ClockState), 'D10: advance answers the clock').data.now);
 }
 
 /**
  * Advances the emulator clock one second past a session setting the run holds (settings.ts:
- * every check that signs in has set them first, so there is nothing to read back), in one step.
+ * every check that signs in has set them first, so there is nothing to read back), in one step;
+ * or by up to `upTo`, where a move further past it shows the check the same.
  */
-export async function advancePast(ctx: CheckContext, setting: keyof typeof RUN_SESSION_SETTINGS): Promise<number> {
+export async function advancePast(ctx: CheckContext, setting: keyof typeof RUN_SESSION_SETTINGS, upTo?: string): Promise<number> {
   const ms = parseDuration(RUN_SESSION_SETTINGS[setting]) ?? 0;
-  return advanceClock(ctx, `${Math.ceil(ms / 1000) + 1}s`);
+  return advanceClock(ctx, `${Math.ceil(ms / 1000) + 1}s`, upTo);
 }
 
 export interface ClaimedWallet extends Session {

@@ -12,7 +12,7 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, advancePast, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION } from './sessions.js';
+import { advanceClock, advancePast, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
 import { removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -369,7 +369,7 @@ export const walletChecks: Check[] = [
       await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
       const before = await ctx.client.delegatedSessions.query(session.token, session.id);
       expectStatus(before, 200, `D4/D10: a delegated session works until its expiresAt ${session.expiresAt} (emulator clock): 5 s before`);
-      const now = await advanceClock(ctx, '6s');
+      const now = await advanceClock(ctx, '6s', PAST_UP_TO);
       const result = await ctx.client.delegatedSessions.query(session.token, session.id);
       expectErrorCode(result, 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
       expectClockTimes(result, now, 'D6/D10: a session the clock ended names the emulator and the real time in details');
