@@ -16,7 +16,7 @@ const WRITES: Record<string, string> = {
   isolation: 'an app, a user, a webhook and an API key of the first tenant (removed as above; the user kept)',
   emulator: 'a user (kept); a fault on a path no one else calls (used up by the check)',
   guests:
-    'guest sessions (expired at the end; their guest users stay); for the bulk cleanup, a tenant of its own (control plane) with a short guestTtl and its guest sessions (the tenant removed at the end, with everything in it)',
+    'guest sessions (expired at the end; their guest users stay); for the bulk cleanup and the TTL expiry, a tenant of its own each (control plane) with a short guestTtl and its guest sessions (the tenants removed at the end, with everything in them)',
   mfa: 'guest sessions with MFA enabled (expired at the end)',
   mpc: 'a guest session with its wallet claimed and a key share stored (share deleted, session expired)',
   'delegated-sessions': 'delegated sessions of a guest wallet, and ledger contracts (sessions revoked at the end)',
@@ -70,7 +70,7 @@ export function planText(selected: Selected[], context: { baseUrl: string; profi
   }
   if (writers.some(({ check }) => check.tags.includes('retries') && check.profile === 'emulator')) {
     lines.push(
-      'The emulator clock moves ahead about eleven days in all (the retry schedule, the DLQ, expiry, the analytics window); the end of the run says how far.',
+      'The emulator clock moves ahead about ten days in all (the retry schedule, the DLQ, expiry, the analytics window); the end of the run says how far.',
     );
   }
   if (context.profile === 'emulator') {

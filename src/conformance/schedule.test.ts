@@ -126,6 +126,15 @@ describe('the schedule of the catalogue', () => {
     ).toEqual([]);
   });
 
+  it('starts the checks that hold the clock before those that step it, which wait for them anyway', () => {
+    const stepper: Check = { ...check('a.steps', { clock: 'steps' }), long: true };
+    const holds = check('b.holds', { clock: 'holds' });
+    const plan = schedule([stepper, holds, mover]);
+    expect(plan.next()).toBe(1);
+    expect(plan.next()).toBe(0);
+    expect(plan.next()).toBeUndefined();
+  });
+
   it('starts a long check before short ones free to start at the same time', () => {
     const short = check('a.short', { clock: 'holds' });
     const long: Check = { ...check('b.long', { clock: 'holds' }), long: true };

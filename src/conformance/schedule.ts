@@ -9,7 +9,8 @@
  * records, so that those wait for one short walk instead of each walk for all of them; the
  * checks that run alone last.
  * Among the checks free to start, the one with the longest chain of conflicting checks behind
- * it goes first, then a `long` one, then catalogue order: the serial lane of the clock starts
+ * it goes first, then one that holds the clock before one that steps it (the steps wait for the
+ * holders anyway), then a `long` one, then catalogue order: the serial lane of the clock starts
  * early, the long checks do not hold up its end, and the checks that conflict with nothing fill
  * the gaps. At `--concurrency 1` the checks simply run in catalogue order, as they always did.
  */
@@ -90,9 +91,13 @@ export function schedule(checks: readonly Check[]): Schedule {
   };
   for (let index = 0; index < count; index += 1) visit(index);
   const long = checks.map((check) => check.long === true);
-  /** The longer chain first, then a long check, then catalogue order. */
+  // The clock lane moves the clock only once no check holds it: a stepper that started before a
+  // holder would sit in its slot until that holder ended, while the holder's own start waited.
+  const steps = checks.map((check) => check.uses?.clock === 'steps');
+  /** The longer chain first, then a check that holds the clock before one that steps it, then a long check, then catalogue order. */
   const startsBefore = (a: number, b: number): boolean => {
     if (chain[a] !== chain[b]) return chain[a]! > chain[b]!;
+    if (steps[a] !== steps[b]) return steps[b]!;
     if (long[a] !== long[b]) return long[a]!;
     return a < b;
   };

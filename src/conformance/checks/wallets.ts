@@ -7,13 +7,14 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { envelope, list, paginated } from '../../schemas/common.js';
 import { Contract, CreatedDelegatedSession, DelegatedSession, Transaction } from '../../schemas/delegated-sessions.js';
 import { DeletedShares, KeyShare, RecoveredKey, StoredShare } from '../../schemas/mpc.js';
+import { CreatedGuest } from '../../schemas/guests.js';
 import { ClaimedWallet, Wallet } from '../../schemas/wallets.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, advancePast, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
-import { removal } from './support.js';
+import { advanceClock, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
+import { ownTenant, removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const TEMPLATE = '#conformance:Conformance:Asset';
@@ -378,19 +379,23 @@ export const walletChecks: Check[] = [
   {
     id: 'guests.ttl-expiry',
     tags: ['guests', 'clock'],
-    description: "a guest session past the tenant's guestTtl (emulator clock) is 410 session_expired",
+    description:
+      "in a tenant of its own with guestTtl and sessionTtl set to 2m: a guest session past the tenant's guestTtl (emulator clock) is 410 session_expired, and so is its session token",
     spec: 'part 3.3, D3, D4, D10',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'moves', why: 'moves the clock past the guest TTL (a day): every session of the run would end' },
+    uses: { clock: 'steps', why: "steps the clock past its tenant's guest TTL (2 minutes)" },
     run: async (ctx) => {
-      const guest = await guestSession(ctx);
-      const now = await advancePast(ctx, 'guestTtl');
-      const result = await ctx.client.guests.get(guest.guestId);
+      // A tenant of its own, with TTLs the lane can step past without ending the sessions of the run's tenant.
+      const own = await ownTenant(ctx, 'guest-ttl');
+      expectStatus(await own.tenant.update({ settings: { guestTtl: '2m', sessionTtl: '2m' } }), 200, 'D3: PATCH /tenant sets guestTtl and sessionTtl');
+      const made = await own.guests.create();
+      const guest = expectShape(made, envelope(CreatedGuest), 'D15: POST /guests answers the session').data;
+      const now = await advanceClock(ctx, '121s', PAST_UP_TO);
+      // Its user session ends with it (sessionTtl = guestTtl here): that 410 names the times too.
+      const [result, token] = await Promise.all([own.guests.get(guest.id), own.mfa.status(guest.session.token)]);
       expectErrorCode(result, 410, 'session_expired', 'part 3.3: an expired guest session is 410');
       expectClockTimes(result, now, 'D6/D10: a guest session the clock ended names the emulator and the real time in details');
-      // Its user session ends with it (sessionTtl = guestTtl for the run): that 410 names the times too.
-      const token = await ctx.client.mfa.status(guest.token);
       expectErrorCode(token, 410, 'session_expired', "D4: an expired guest session's token is 410 session_expired");
       expectClockTimes(token, now, 'D6/D10: a session token the clock ended names the emulator and the real time in details');
     },
