@@ -12,7 +12,9 @@ const delayMs = Number(process.env.DELAY_MS ?? 150);
 const agent = new Agent({ keepAlive: true, timeout: 4_000 });
 const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade'];
 
-const server = createServer((req, res) => {
+// Headers as large as svc's own limit and past it reach svc, which judges them (431 in its
+// error envelope, as statuses.431 checks): Node's default 16 KiB would answer an empty 431 here.
+const server = createServer({ maxHeaderSize: 64 * 1024 }, (req, res) => {
   const headers = { ...req.headers, host: upstream.host };
   delete headers.connection;
   const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers, agent }, (answer) => {
