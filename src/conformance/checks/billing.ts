@@ -44,6 +44,7 @@ export const billingChecks: Check[] = [
     spec: 'part 4 (Billing), D13, D15',
     profile: 'emulator',
     creates: true,
+    uses: { clock: 'holds', why: 'opens the checkout and portal pages it made, which a step of the clock past their expiry would end' },
     readsBack: ['createCheckoutSession', 'createPortalSession'],
     run: async (ctx) => {
       // A used tenant may be on any plan: the checkout is for one it is not on.
