@@ -6,8 +6,9 @@
  * instant, the emulated instant it maps to, and the speed); it is rewritten, atomically and
  * fsynced, each time the clock is set, advanced or changes speed.
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileDurably } from '../durable-file.js';
 import { z } from 'zod';
 import { Clock, type ClockOptions, type ClockState } from './clock.js';
 
@@ -48,26 +49,9 @@ export function readClockState(dir: string): ClockState | undefined {
   return parsed.data;
 }
 
-/** Writes the state to `dir` so that no crash leaves a torn file: a temp file, fsync, rename. */
+/** Writes the state to `dir` so that no crash leaves a torn file (durable-file.ts). */
 export function writeClockState(dir: string, state: ClockState): void {
-  const path = join(dir, CLOCK_FILE);
-  const temp = `${path}.tmp`;
-  // Only the owner reads the data dir's files (docs/testing-with-svc.md#secrets); the rename keeps the mode.
-  const fd = openSync(temp, 'w', 0o600);
-  fchmodSync(fd, 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify(state)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  const dirFd = openSync(dir, 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
+  writeFileDurably(join(dir, CLOCK_FILE), `${JSON.stringify(state)}\n`);
 }
 
 /**

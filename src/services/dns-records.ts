@@ -7,8 +7,9 @@
  * the process's memory with `--in-memory`, and in the database with PostgreSQL, shared by every
  * process given its URL (store/postgres/shared.ts).
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileDurably } from '../durable-file.js';
 import { z } from 'zod';
 import { ApiError, notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -82,25 +83,9 @@ function readDnsFile(dir: string): Record<string, StoredTxtRecord> {
   return parsed.data.txt;
 }
 
-/** Writes the records so that no crash leaves a torn file: a temp file (0600), fsync, rename, fsync of the dir. */
+/** Writes the records so that no crash leaves a torn file (durable-file.ts). */
 function writeDnsFile(dir: string, txt: Record<string, StoredTxtRecord>): void {
-  const path = join(dir, DNS_FILE);
-  const temp = `${path}.tmp`;
-  const fd = openSync(temp, 'w', 0o600);
-  fchmodSync(fd, 0o600);
-  try {
-    writeSync(fd, `${JSON.stringify({ txt })}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(temp, path);
-  const dirFd = openSync(dir, 'r');
-  try {
-    fsyncSync(dirFd);
-  } finally {
-    closeSync(dirFd);
-  }
+  writeFileDurably(join(dir, DNS_FILE), `${JSON.stringify({ txt })}\n`);
 }
 
 const zones = new WeakMap<Runtime, SharedTxtRecords>();
