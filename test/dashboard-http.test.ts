@@ -55,6 +55,20 @@ describe('dashboard over HTTP', () => {
     expect((await svc.request('GET', '/_emulator/faults')).body.data).toEqual([]);
   });
 
+  it("adds a fault for one tenant's requests from the form, and the control page shows whose it is", async () => {
+    const answer = await form('/faults', { path: '/apps', status: '503', count: '1', tenant: ACME_TENANT_ID, back: '/_emulator/ui/control' });
+    const location = new URL(answer.headers.get('location')!, svc.origin);
+    expect(location.searchParams.get('flash')).toMatch(
+      new RegExp(`^Fault flt_\\w+: the next 1 request of ${ACME_TENANT_ID} to any method /apps will answer 503\\.$`),
+    );
+    const [fault] = (await svc.request('GET', '/_emulator/faults')).body.data as Array<{ id: string; tenant: string | null }>;
+    expect(fault?.tenant).toBe(ACME_TENANT_ID);
+    const page = await (await fetch(`${svc.origin}/_emulator/ui/control`)).text();
+    expect(page).toContain(`<td class="mono">${ACME_TENANT_ID}</td>`);
+    expect((await svc.request('GET', '/apps')).status).toBe(503);
+    expect((await svc.request('DELETE', '/_emulator/faults')).status).toBe(200);
+  });
+
   it('seeds from the form and refuses JSON that is not JSON', async () => {
     const fixture = { tenants: [{ name: 'Form Co', apiKeys: [{ name: 'k', key: 'sk_test_formSeededKey0000000000000000001' }] }] };
     const seeded = await form('/seed', { fixture: JSON.stringify(fixture), back: '/_emulator/ui/control' });

@@ -145,11 +145,13 @@ export function dashboardActions(app: Hono<AppEnv>, rt: Runtime): void {
           status: numberOf(given(form, 'status')),
           delay: given(form, 'delay'),
           count: numberOf(given(form, 'count')),
+          tenant: given(form, 'tenant'),
         }),
       );
       const answer = fault.status === null ? 'go on as usual' : `answer ${fault.status}`;
       const what = fault.delay === null ? answer : `wait ${fault.delay}, then ${answer}`;
-      return `Fault ${fault.id}: the next ${plural(fault.count, 'request')} to ${fault.method ?? 'any method'} ${fault.path} will ${what}.`;
+      const whose = fault.tenant === null ? '' : ` of ${fault.tenant}`;
+      return `Fault ${fault.id}: the next ${plural(fault.count, 'request')}${whose} to ${fault.method ?? 'any method'} ${fault.path} will ${what}.`;
     }),
   );
 

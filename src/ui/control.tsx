@@ -94,8 +94,8 @@ async function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
       actions={faults.length > 0 ? <PostButton action="/faults/clear" back={frame.here} label="Clear all" kind="danger" small /> : undefined}
     >
       <p class="muted">
-        The next <em>count</em> /v1 requests that match answer the status in the error envelope, or wait the delay first, or both. Paths are relative to /v1:{' '}
-        <code>/users</code>, <code>/users/:id</code>, <code>/webhooks/*</code>.
+        The next <em>count</em> /v1 requests that match (with a tenant: only those its API keys send) answer the status in the error envelope, or wait the delay
+        first, or both. Paths are relative to /v1: <code>/users</code>, <code>/users/:id</code>, <code>/webhooks/*</code>.
       </p>
       <form class="form-row" method="post" action={`${UI_BASE}/faults`}>
         <input type="hidden" name="back" value={frame.here} />
@@ -124,6 +124,15 @@ async function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
           Count
           <input name="count" type="number" min="1" value="1" required style="width:70px" />
         </label>
+        <label class="field">
+          Tenant
+          <select name="tenant">
+            <option value="">every caller</option>
+            {tenantNames(rt).map((tenant) => (
+              <option value={tenant.id}>{tenant.name}</option>
+            ))}
+          </select>
+        </label>
         <button class="btn primary" type="submit">
           Add fault
         </button>
@@ -139,6 +148,7 @@ async function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
               <th>Path</th>
               <th>Status</th>
               <th>Delay</th>
+              <th>Tenant</th>
               <th class="num">Remaining</th>
               <th>Added</th>
             </tr>
@@ -151,6 +161,7 @@ async function FaultsCard({ rt, frame }: { rt: Runtime; frame: PageFrame }) {
                 <td class="mono">{fault.path}</td>
                 <td>{fault.status === null ? <span class="muted">—</span> : <Badge value={String(fault.status)} tone="bad" />}</td>
                 <td class="mono">{fault.delay ?? '—'}</td>
+                <td class="mono">{fault.tenant ?? <span class="muted">every caller</span>}</td>
                 <td class="num">
                   {fault.remaining} of {fault.count}
                 </td>
