@@ -122,7 +122,6 @@ export function suiteAgent(): Promise<Dispatcher> {
         keepAliveTimeout: REUSE_IDLE_MS,
         keepAliveMaxTimeout: REUSE_IDLE_MS,
         keepAliveTimeoutThreshold: KEEP_ALIVE_MARGIN_MS,
-        ...(process.env['XCONN'] ? { connections: Number(process.env['XCONN']) } : {}),
       }),
   ));
 }
