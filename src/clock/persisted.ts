@@ -8,8 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileDurably } from '../durable-file.js';
 import { z } from 'zod';
+import { writeFileDurably } from '../durable-file.js';
 import { Clock, type ClockOptions, type ClockState } from './clock.js';
 
 export const CLOCK_FILE = 'clock.json';

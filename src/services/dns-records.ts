@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileDurably } from '../durable-file.js';
 import { z } from 'zod';
+import { writeFileDurably } from '../durable-file.js';
 import { ApiError, notFound } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 import { MAX_TXT_NAMES, normalTxtName, type TxtRecordView } from '../schemas/dns.js';
