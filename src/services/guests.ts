@@ -15,6 +15,27 @@ import { expiryDetail } from './emulator-time.js';
 
 const DEFAULT_GUEST_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** How long a guest session of `tenant` lives: its guestTtl setting, else a day. */
+export function guestTtlMs(tenant: TenantRecord): number {
+  return settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
+}
+
+/** Opens a guest session of `ttlMs` for a guest user and stores its guest record, as `id`. Call inside `rt.store.write()`. */
+export function openGuestSession(rt: Runtime, user: UserRecord, id: string, ttlMs: number): { guest: GuestRecord; grant: SessionGrant } {
+  const { record, grant } = openSession(rt, user, 'guest', ttlMs);
+  const guest = rt.store.insert('guests', {
+    id,
+    tenantId: user.tenantId,
+    userId: user.id,
+    sessionId: record.id,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    endedAt: null,
+    convertedAt: null,
+  });
+  return { guest, grant };
+}
+
 export type GuestStatus = GuestView['status'];
 
 /** Where a guest session stands at the emulator's now. */
@@ -80,20 +101,10 @@ function liveGuest(rt: Runtime, tenantId: string, id: string): GuestRecord {
 /** Creates a guest user, its session and the guest record; emits `guest.created` (not `user.created`). */
 export async function createGuest(rt: Runtime, tenant: TenantRecord): Promise<{ guest: GuestRecord; user: UserRecord; session: SessionGrant }> {
   const prepared = await prepareUser(rt, tenant.id, { email: null, name: null, trustLevel: 'guest' });
-  const ttlMs = settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
+  const ttlMs = guestTtlMs(tenant);
   return rt.store.write(() => {
     const user = insertUser(rt, prepared);
-    const { record, grant } = openSession(rt, user, 'guest', ttlMs);
-    const guest = rt.store.insert('guests', {
-      id: newId('gst'),
-      tenantId: tenant.id,
-      userId: user.id,
-      sessionId: record.id,
-      createdAt: record.createdAt,
-      expiresAt: record.expiresAt,
-      endedAt: null,
-      convertedAt: null,
-    });
+    const { guest, grant } = openGuestSession(rt, user, newId('gst'), ttlMs);
     emitEvent(rt, tenant.id, 'guest.created', { guestId: guest.id, userId: user.id, expiresAt: guest.expiresAt });
     return { guest, user, session: grant };
   });

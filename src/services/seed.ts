@@ -17,7 +17,7 @@ import type { CollectionName, PasskeyRecord, TenantRecord, UserRecord, WebhookRe
 import { parseDuration } from '../duration.js';
 import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
-import { openSession, settingMs } from './sessions.js';
+import { guestTtlMs, openGuestSession } from './guests.js';
 import { defaultSettings } from './tenant.js';
 import { newWebhookSecret } from './webhooks.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
@@ -144,9 +144,6 @@ export type PreparedSeed = Array<{
   source: FixtureData['tenants'][number];
 }>;
 
-/** The guest TTL when neither the fixture nor the tenant's settings give one (services/guests.ts). */
-const DEFAULT_GUEST_TTL_MS = 24 * 60 * 60 * 1000;
-
 /** A user handle for a seeded user whose passkeys name none: stable, and not a secret (WebAuthn's is random bytes). */
 function derivedUserHandle(userId: string): string {
   return createHash('sha256').update(`svc user handle/${userId}`).digest('base64url');
@@ -217,7 +214,7 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
         });
       }
       if (user.guestSession !== undefined) {
-        const ttlMs = parseDuration(user.guestSession.expiresIn ?? '') ?? settingMs(tenant.settings.guestTtl, DEFAULT_GUEST_TTL_MS);
+        const ttlMs = parseDuration(user.guestSession.expiresIn ?? '') ?? guestTtlMs(tenant);
         guests.push({ id: seededId(rt, 'gst', user.guestSession.id, `${userId}/guest`), user: userRecord, ttlMs });
       }
     }
@@ -256,19 +253,7 @@ export function insertSeed(rt: Runtime, prepared: PreparedSeed): void {
     }
     for (const passkey of passkeys) rt.store.insert('passkeys', passkey);
     // Opened now, at the clock's now, in the write that stores them: live for their whole TTL.
-    for (const guest of guests) {
-      const { record } = openSession(rt, guest.user, 'guest', guest.ttlMs);
-      rt.store.insert('guests', {
-        id: guest.id,
-        tenantId: tenant.id,
-        userId: guest.user.id,
-        sessionId: record.id,
-        createdAt: record.createdAt,
-        expiresAt: record.expiresAt,
-        endedAt: null,
-        convertedAt: null,
-      });
-    }
+    for (const guest of guests) openGuestSession(rt, guest.user, guest.id, guest.ttlMs);
     for (const webhook of webhooks) rt.store.insert('webhooks', webhook);
   }
 }
