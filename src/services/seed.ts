@@ -19,7 +19,7 @@ import { apiKeyRecord } from './api-keys.js';
 import { appRecord } from './apps.js';
 import { guestTtlMs, openGuestSession } from './guests.js';
 import { defaultSettings } from './tenant.js';
-import { newWebhookSecret } from './webhooks.js';
+import { newWebhookSecret, webhookRecord } from './webhooks.js';
 import { emailKey, prepareUser, type PreparedUser } from './users.js';
 import { hashSecret } from './api-keys.js';
 
@@ -218,17 +218,14 @@ export async function prepareSeed(rt: Runtime, fixture: FixtureData): Promise<Pr
         guests.push({ id: seededId(rt, 'gst', user.guestSession.id, `${userId}/guest`), user: userRecord, ttlMs });
       }
     }
-    const webhooks = source.webhooks.map((webhook, index): WebhookRecord => ({
-      id: seededId(rt, 'whk', webhook.id, `${tenant.id}/webhooks/#${index}`),
-      tenantId: tenant.id,
-      url: webhook.url,
-      events: [...new Set(webhook.events)],
-      description: webhook.description ?? null,
-      enabled: webhook.enabled,
-      secret: rt.sealer.seal(Buffer.from(webhook.secret ?? newWebhookSecret(), 'utf8')),
-      createdAt: webhook.createdAt ?? now,
-      updatedAt: webhook.createdAt ?? now,
-    }));
+    const webhooks = source.webhooks.map((webhook, index) =>
+      webhookRecord(rt, tenant.id, {
+        ...webhook,
+        id: seededId(rt, 'whk', webhook.id, `${tenant.id}/webhooks/#${index}`),
+        secret: webhook.secret ?? newWebhookSecret(),
+        createdAt: webhook.createdAt ?? now,
+      }),
+    );
     prepared.push({ tenant, users, passkeys, guests, webhooks, source });
   }
   return prepared;

@@ -93,21 +93,37 @@ async function checkTarget(rt: Runtime, url: string): Promise<void> {
   ]);
 }
 
+/** A webhook as the store keeps it: its events once each, its secret sealed. A fixture's (seed.ts) too. */
+export function webhookRecord(
+  rt: Runtime,
+  tenantId: string,
+  fields: {
+    id: string;
+    url: string;
+    events: WebhookRecord['events'];
+    description?: string | null | undefined;
+    enabled: boolean;
+    secret: string;
+    createdAt: string;
+  },
+): WebhookRecord {
+  return {
+    id: fields.id,
+    tenantId,
+    url: fields.url,
+    events: [...new Set(fields.events)],
+    description: fields.description ?? null,
+    enabled: fields.enabled,
+    secret: rt.sealer.seal(Buffer.from(fields.secret, 'utf8')),
+    createdAt: fields.createdAt,
+    updatedAt: fields.createdAt,
+  };
+}
+
 export async function createWebhook(rt: Runtime, tenantId: string, input: CreateWebhookInput): Promise<WebhookView & { secret: string }> {
   await checkTarget(rt, input.url);
   const secret = newWebhookSecret();
-  const now = rt.clock.iso();
-  const webhook: WebhookRecord = {
-    id: newId('whk'),
-    tenantId,
-    url: input.url,
-    events: [...new Set(input.events)],
-    description: input.description ?? null,
-    enabled: true,
-    secret: rt.sealer.seal(Buffer.from(secret, 'utf8')),
-    createdAt: now,
-    updatedAt: now,
-  };
+  const webhook = webhookRecord(rt, tenantId, { ...input, id: newId('whk'), enabled: true, secret, createdAt: rt.clock.iso() });
   await rt.store.write(() => rt.store.insert('webhooks', webhook));
   return { ...webhookView(webhook), secret };
 }
