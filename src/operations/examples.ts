@@ -369,6 +369,18 @@ export const GUEST_EXAMPLES = {
 const signIn = { user: SIGNED_IN, session: SESSION_EXAMPLE };
 const base64url = (name: string, bytes = 32): string => createHash('sha256').update(name).digest().subarray(0, bytes).toString('base64url');
 const credentialId = base64url('credential');
+
+/** What a browser's `navigator.credentials` answers, as the passkey verify bodies carry it, around the authenticator's `response`. */
+function credential<T extends object>(response: T) {
+  return {
+    id: credentialId,
+    rawId: credentialId,
+    type: 'public-key' as const,
+    clientExtensionResults: {},
+    authenticatorAttachment: 'platform' as const,
+    response,
+  };
+}
 const challengeId = madeId('chl', 'passkey');
 export const SIGN_IN_EXAMPLES = {
   signIn,
@@ -403,14 +415,7 @@ export const SIGN_IN_EXAMPLES = {
   },
   registerVerifyBody: {
     challengeId,
-    response: {
-      id: credentialId,
-      rawId: credentialId,
-      type: 'public-key' as const,
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform' as const,
-      response: { clientDataJSON: base64url('client-data'), attestationObject: base64url('attestation'), transports: ['internal'] },
-    },
+    response: credential({ clientDataJSON: base64url('client-data'), attestationObject: base64url('attestation'), transports: ['internal'] }),
   },
   loginEmail: PASSKEY_USER.email!,
   loginOptions: {
@@ -429,14 +434,7 @@ export const SIGN_IN_EXAMPLES = {
   },
   loginVerifyBody: {
     challengeId,
-    response: {
-      id: credentialId,
-      rawId: credentialId,
-      type: 'public-key' as const,
-      clientExtensionResults: {},
-      authenticatorAttachment: 'platform' as const,
-      response: { clientDataJSON: base64url('client-data'), authenticatorData: base64url('authenticator-data'), signature: base64url('signature') },
-    },
+    response: credential({ clientDataJSON: base64url('client-data'), authenticatorData: base64url('authenticator-data'), signature: base64url('signature') }),
   },
 };
 
