@@ -38,7 +38,7 @@ function laneOf(check: Check): string[] {
   return [
     ...(uses.clock === undefined ? [] : [`${uses.clock} the clock`]),
     ...(uses.lists === undefined ? [] : ['walks the lists']),
-    ...(uses.alone === true ? ['runs alone'] : []),
+    ...(uses.floods === true ? ['floods the target, last'] : []),
   ];
 }
 

@@ -25,7 +25,7 @@ const otherHolder = check('c.holds', { clock: 'holds' });
 const walker = check('d.walks', { lists: 'walks' });
 const creator = check('e.creates', undefined, true);
 const reader = check('f.reads');
-const alone = check('g.alone', { alone: true }, true);
+const flood = check('g.floods', { floods: true }, true);
 
 describe('conflicts', () => {
   it.each([
@@ -36,9 +36,11 @@ describe('conflicts', () => {
     { a: walker, b: creator, conflict: true, why: 'the list would grow during the walk' },
     { a: walker, b: holder, conflict: true, why: 'the holder creates records too' },
     { a: walker, b: otherHolder, conflict: false, why: 'that holder creates nothing' },
-    { a: walker, b: walker, conflict: true, why: 'two walks keep their order' },
+    { a: walker, b: check('d2.walks', { lists: 'walks' }), conflict: false, why: 'two walks only read' },
     { a: creator, b: creator, conflict: false, why: 'creating records disturbs no creator' },
-    { a: alone, b: reader, conflict: true, why: 'a check that runs alone' },
+    { a: flood, b: reader, conflict: true, why: 'a flood would hold up the reader' },
+    { a: flood, b: holder, conflict: true, why: 'a flood would hold up what the holder times' },
+    { a: flood, b: mover, conflict: false, why: 'a move of the clock sends one request at a time and times nothing in real time' },
   ])('$a.id and $b.id: $conflict ($why)', ({ a, b, conflict }) => {
     expect(conflicts(a, b)).toBe(conflict);
     expect(conflicts(b, a)).toBe(conflict);
@@ -97,22 +99,46 @@ describe('the schedule of the catalogue', () => {
     }
   });
 
-  it('starts the walks of the lists first, then the lane of the clock, then the rest, and the check that runs alone last', () => {
+  it('starts the walks of the lists first, then the lane of the clock, then the rest, and the flood after all but the moves of the clock', () => {
     const ids = simulate(CATALOGUE, 1, 1).started.map((index) => CATALOGUE[index]!.id);
     expect(ids.slice(0, 2)).toEqual(['apps.pages-agree', 'users.pages-agree']);
     const firstFree = ids.findIndex((id) => CATALOGUE.find((c) => c.id === id)!.uses === undefined);
     expect(ids.slice(2, firstFree).every((id) => CATALOGUE.find((c) => c.id === id)!.uses?.clock !== undefined)).toBe(true);
-    expect(ids.at(-1)).toBe('rate-limits.429');
+    const flood = ids.indexOf('rate-limits.429');
+    expect(ids.slice(flood + 1).filter((id) => CATALOGUE.find((c) => c.id === id)!.uses?.clock !== 'moves')).toEqual([]);
   });
 
-  it('orders the checks that conflict: walks before creators, holders of the clock before movers whatever the catalogue says, catalogue order otherwise, the lone check last', () => {
+  it('runs the walks side by side, and the flood beside the moves of the clock once every other check has ended', () => {
+    const byId = (id: string) => CATALOGUE.findIndex((c) => c.id === id);
+    const plan = schedule(CATALOGUE);
+    const first = [plan.next(), plan.next()];
+    expect(first).toEqual(expect.arrayContaining([byId('apps.pages-agree'), byId('users.pages-agree')]));
+    // Drive the run until only the moves of the clock and the flood are left: the flood starts while a move still runs.
+    const started = new Set<number>(first as number[]);
+    const running = new Set<number>(first as number[]);
+    let sawFloodBesideMove = false;
+    while (started.size < CATALOGUE.length) {
+      for (let next = plan.next(); next !== undefined; next = plan.next()) {
+        started.add(next);
+        running.add(next);
+        if (CATALOGUE[next]!.uses?.floods === true) sawFloodBesideMove = [...running].some((index) => CATALOGUE[index]!.uses?.clock === 'moves');
+      }
+      // End every running check but a move of the clock, or the first move when nothing else runs.
+      const done = [...running].find((index) => CATALOGUE[index]!.uses?.clock !== 'moves') ?? [...running][0]!;
+      running.delete(done);
+      plan.finish(done);
+    }
+    expect(sawFloodBesideMove).toBe(true);
+  });
+
+  it('orders the checks that conflict: walks before creators, holders of the clock before movers whatever the catalogue says, catalogue order otherwise, the flood last', () => {
     const at = (c: Check, index: number) => ({ check: c, index });
     expect(runsBefore(at(walker, 5), at(creator, 1))).toBe(true);
     expect(runsBefore(at(holder, 5), at(mover, 1))).toBe(true);
     expect(runsBefore(at(mover, 1), at(holder, 5))).toBe(false);
     expect(runsBefore(at(mover, 1), at(check('h.moves', { clock: 'moves' }), 2))).toBe(true);
     expect(runsBefore(at(creator, 1), at(holder, 2))).toBe(true);
-    expect(runsBefore(at(alone, 1), at(mover, 2))).toBe(false);
+    expect(runsBefore(at(flood, 1), at(creator, 2))).toBe(false);
   });
 
   it('runs every check that holds the clock before the first that moves it', () => {

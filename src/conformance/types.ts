@@ -62,13 +62,16 @@ export interface Check {
  *   it runs beside the checks that hold the clock and the others that step it, never beside one
  *   that moves it.
  * - `lists: 'walks'` reads a whole list page by page and needs it not to grow meanwhile: it runs
- *   apart from every check that creates records (`creates`).
- * - `alone` runs with no other check at all.
+ *   apart from every check that creates records (`creates`), and beside the other walks, which
+ *   only read.
+ * - `floods` keeps many requests in flight with a key of its own: it runs after every other
+ *   check, beside those that move the clock alone (each sends one request at a time, and times
+ *   nothing by the real clock that a busy target would upset).
  */
 export interface Uses {
   clock?: 'moves' | 'steps' | 'holds';
   lists?: 'walks';
-  alone?: true;
+  floods?: true;
   /** Why the check is kept apart, in a few words. */
   why: string;
 }
@@ -77,10 +80,11 @@ export interface Uses {
  * When a removal runs at the end of a run: `first` those that act through another record the
  * run removes (a delegated session is revoked with its user's session token), then `records`
  * (the default), then `webhooks` (after every removal that announces itself, such as a key's
- * `api_key.revoked`, so no delivery of the run is left waiting on a webhook it deletes), then
- * `tenant` (the settings the run's sessions were made under, and the tenant's name). A stage
- * starts when the one before has ended; removals of the first three run at once (up to the
- * run's concurrency), the tenant's are put back one at a time, last first.
+ * `api_key.revoked`, so no delivery of the run is left waiting on a webhook it deletes) and,
+ * beside them, `tenant` (the settings the run's sessions were made under, and the tenant's
+ * name: every session is over by then). A stage starts when the one before has ended, the last
+ * two together; removals of the first three run at once (up to the run's concurrency), the
+ * tenant's are put back one at a time, last first.
  */
 export type CleanupStage = 'first' | 'records' | 'webhooks' | 'tenant';
 

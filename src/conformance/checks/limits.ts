@@ -47,7 +47,10 @@ export const rateLimitChecks: Check[] = [
     long: true,
     // The most its flood sends, and the calls around it.
     budget: MAX_PROVABLE_LIMIT * MAX_SENT_LIMITS + 16,
-    uses: { alone: true, why: 'keeps hundreds of requests in flight: they would hold up every other check, and the others would slow the rate it must outrun' },
+    uses: {
+      floods: true,
+      why: 'keeps a bucket of requests in flight: they would hold up the checks beside it, and those would slow the rate it must outrun',
+    },
     run: async (ctx) => {
       // A fresh key has a full bucket of its own, so the run's key is never held up; where the
       // control plane makes tenants, that key is of a tenant of the check's own on the free plan,
