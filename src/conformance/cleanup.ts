@@ -1,7 +1,7 @@
 /**
  * Removing what a run created, at its end: after failures, after --bail and after Ctrl-C alike.
- * Removals run stage by stage (types.ts CleanupStage), each within a time limit; a removal
- * that fails is reported, never thrown.
+ * Removals run stage by stage (types.ts CleanupStage; the last two side by side), each within a
+ * time limit; a removal that fails is reported, never thrown.
  */
 import type { Cleanup, CleanupStage } from './types.js';
 
@@ -25,7 +25,12 @@ const MAX_REMOVALS_AT_ONCE = 64;
 export function removalsAtOnce(concurrency: number): number {
   return concurrency <= 1 ? 1 : Math.min(MAX_REMOVALS_AT_ONCE, concurrency * REMOVALS_PER_CHECK);
 }
-const STAGES: readonly CleanupStage[] = ['first', 'records', 'webhooks', 'tenant'];
+/**
+ * The stages in the order they run: each step starts when the one before has ended. The
+ * webhooks and the tenant's settings go side by side: the settings were for sessions the steps
+ * before have ended, and removing a webhook waits on nothing they hold.
+ */
+const STEPS: ReadonlyArray<readonly CleanupStage[]> = [['first'], ['records'], ['webhooks', 'tenant']];
 
 async function removeOne(entry: Cleanup): Promise<CleanupResult> {
   try {
@@ -36,26 +41,36 @@ async function removeOne(entry: Cleanup): Promise<CleanupResult> {
   }
 }
 
+/** One stage's removals, last registered first: up to removalsAtOnce(concurrency) at once, the tenant's one at a time. */
+async function removeStage(
+  cleanups: Cleanup[],
+  stage: CleanupStage,
+  concurrency: number,
+  onCleanup?: (outcome: CleanupResult) => void,
+): Promise<CleanupResult[]> {
+  const entries = cleanups.filter((entry) => (entry.stage ?? 'records') === stage).reverse();
+  const slots = stage === 'tenant' ? 1 : removalsAtOnce(concurrency);
+  const outcomes = new Array<CleanupResult>(entries.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < entries.length; index = next++) {
+      outcomes[index] = await removeOne(entries[index]!);
+      onCleanup?.(outcomes[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(slots, entries.length) }, worker));
+  return outcomes;
+}
+
 /**
- * Runs the removals stage by stage (types.ts CleanupStage), last registered first within a
- * stage: up to removalsAtOnce(concurrency) at once, the tenant's one at a time. The outcomes
- * are listed in that order, whatever order they end in.
+ * Runs the removals step by step (STEPS), stage by stage within a step. The outcomes are listed
+ * stage by stage in that order, whatever order they end in.
  */
 export async function removeAll(cleanups: Cleanup[], concurrency: number, onCleanup?: (outcome: CleanupResult) => void): Promise<CleanupResult[]> {
   const outcomes: CleanupResult[] = [];
-  for (const stage of STAGES) {
-    const entries = cleanups.filter((entry) => (entry.stage ?? 'records') === stage).reverse();
-    const slots = stage === 'tenant' ? 1 : removalsAtOnce(concurrency);
-    const stageOutcomes = new Array<CleanupResult>(entries.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      for (let index = next++; index < entries.length; index = next++) {
-        stageOutcomes[index] = await removeOne(entries[index]!);
-        onCleanup?.(stageOutcomes[index]!);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(slots, entries.length) }, worker));
-    outcomes.push(...stageOutcomes);
+  for (const step of STEPS) {
+    const stages = await Promise.all(step.map((stage) => removeStage(cleanups, stage, concurrency, onCleanup)));
+    outcomes.push(...stages.flat());
   }
   return outcomes;
 }

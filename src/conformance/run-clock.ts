@@ -33,8 +33,12 @@ async function read(client: Client): Promise<ClockReading | undefined> {
 }
 
 export interface HeldClock {
-  /** Puts the speed back as found and reads where the clock ended. */
-  release(): Promise<ClockMove>;
+  /**
+   * Puts the speed back as found, once `cleanup` has settled (the run's cleanup: its removals act
+   * through sessions timed at the run's speed), and reads where the clock ended. With no speed
+   * to put back it reads at once: the cleanup moves no clock. Never rejects.
+   */
+  release(cleanup?: Promise<unknown>): Promise<ClockMove>;
 }
 
 /**
@@ -51,9 +55,10 @@ export async function holdClock(client: Client): Promise<HeldClock | undefined> 
     heldAt = RUN_SPEED;
   }
   return {
-    async release() {
+    async release(cleanup) {
       let restoreError: string | undefined;
       if (heldAt !== undefined) {
+        await cleanup?.catch(() => undefined);
         const back = await client.emulator.setClock({ speed: before.speed }).catch((error: unknown) => error);
         if (back instanceof Error) restoreError = back.message;
         else if (!(back as { ok: boolean }).ok) restoreError = `POST /_emulator/clock answered ${(back as { status: number }).status}`;

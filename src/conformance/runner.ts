@@ -318,12 +318,12 @@ async function runIn(options: RunOptions, runId: string): Promise<RunReport> {
   tellRest();
   for (const index of missing) results[index] = resultOf(options.selected[index]!.check, 'skipped', performance.now(), [], notRun);
 
-  // The target's document is read while cleanup runs; the coverage counts cleanup's answers too.
+  // The target's document and the clock are read while cleanup runs; the coverage counts cleanup's answers too.
   const document = readDocument(client);
-  const cleanup = await removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
+  const removing = removeAll(cleanups, concurrency, listener?.onCleanup?.bind(listener));
+  const [cleanup, clock] = await Promise.all([removing, heldClock?.release(removing)]);
   const coverage = coverageFor(await document, answers, receiver.eventTypes());
   await receiver.close();
-  const clock = await heldClock?.release();
   return {
     runId,
     baseUrl: options.target.baseUrl,
