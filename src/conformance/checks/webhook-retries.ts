@@ -36,12 +36,6 @@ function sameEvent(deliveries: ReceivedDelivery[], rule: string): void {
  */
 const WALKS_RETRY_SCHEDULE: Uses = { clock: 'moves', why: 'moves the clock through the retry schedule (three days) and times each attempt' };
 
-/** Advances the emulator clock by `by` (D10). */
-async function advance(ctx: CheckContext, by: string): Promise<void> {
-  const result = await ctx.client.emulator.advance(by);
-  expectStatus(result, 200, `D10: POST /_emulator/clock/advance {"by":"${by}"}`);
-}
-
 interface DeadDelivery {
   hook: WiredWebhook;
   deliveryId: string;
@@ -54,6 +48,13 @@ interface DeadDelivery {
   speed: number;
   /** GET /webhooks/:id/deliveries once the walk is over: the dead delivery with all its attempts. */
   listing: ApiResult<unknown>;
+  /** Once the walk is over: ?status=dead and the DLQ, read while the clock moved two days on, and what arrived by then. */
+  dead: {
+    listing: Awaited<ReturnType<CheckContext['client']['webhooks']['deliveries']>>;
+    dlq: Awaited<ReturnType<CheckContext['client']['emulator']['dlq']>>;
+    moved: ApiResult<unknown>;
+    arrivals: number;
+  };
 }
 
 /** One retry of the walk: the delivery as GET ?status=failed listed it before, and the move of the clock that brought it. */
@@ -66,11 +67,16 @@ interface RetrySeen {
   cameBy: number;
 }
 
+/** How long the DLQ is watched for a delivery sent again on its own (webhooks.dlq). */
+const DEAD_WATCH = '48h';
+
 /**
  * A failing receiver walked through the whole schedule on the emulator clock: six requests,
- * then the DLQ. Before each retry the delivery is read under ?status=failed, and the clock is
- * moved to a second before the nextAttemptAt it reports, then past it: the move during which
- * the retry arrives is kept, for webhooks.next-attempt-at to hold the reported time to.
+ * then the DLQ. Before each retry the delivery is read under ?status=failed while the clock
+ * moves to a second before the earliest the retry may be due (the schedule's delay after the
+ * start of the move that brought the last attempt), then to the nextAttemptAt the listing
+ * reports: the move during which each retry arrives is kept, for webhooks.next-attempt-at to
+ * hold the reported time to.
  */
 function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
   return ctx.shared('webhook-dead-delivery', async () => {
@@ -84,11 +90,15 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
       answer,
     );
     const deliveryId = answer.body.data.id;
-    const retries: RetrySeen[] = [];
-    const waiting = async (): Promise<void> => {
+    /** Before each retry in turn, the delivery as ?status=failed lists it. */
+    const listings: Array<Pick<RetrySeen, 'listing' | 'listed'>> = [];
+    /** For each retry in turn (by arrival), the move of the clock during which it arrived. */
+    const cameDuring: Array<{ from: number; by: number }> = [];
+    const waiting = async (): Promise<DeliveryView | undefined> => {
       const listing = await ctx.client.webhooks.deliveries(hook.id, { status: 'failed' });
       const listed = listing.ok ? listing.body.data.find((d) => d.id === deliveryId) : undefined;
-      retries.push({ listing, listed, cameFrom: Number.NaN, cameBy: Number.NaN });
+      listings.push({ listing, listed });
+      return listed;
     };
     // The delivery is read as it waits for its first retry while the first attempt is awaited: the test already answered it failed.
     const [, clock] = await Promise.all([
@@ -105,7 +115,7 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
       const from = now;
       now = moved.ok ? Date.parse(moved.body.data.now) : Number.NaN;
       const came = ctx.receiver.received(hook.url).length - 1;
-      for (const seen of retries.slice(0, came)) if (Number.isNaN(seen.cameBy)) Object.assign(seen, { cameFrom: from, cameBy: now });
+      while (cameDuring.length < came) cameDuring.push({ from, by: now });
     };
     const advance = (by: string) => move(ctx.client.emulator.advance(by), `D10: POST /_emulator/clock/advance {"by":"${by}"}`);
     // The probe looks 59 s after the first attempt. The clock ran on (in real time) while the
@@ -134,22 +144,46 @@ function deadDelivery(ctx: CheckContext): Promise<DeadDelivery> {
     for (const [index, delay] of SPEC_RETRY_DELAYS.entries()) {
       if (index === 0) {
         await advance('1s');
-      } else {
+      } else if (speed !== 1) {
         await waiting();
-        // To a second before the time the delivery reports, then past it (speed 1; on a faster clock, the delay).
-        const due = Date.parse(retries[index]!.listed?.nextAttemptAt ?? '');
-        if (speed === 1 && due - 1_000 - now >= 1) await advance(`${Math.floor(due - 1_000 - now)}ms`);
-        await advance(speed === 1 && Number.isFinite(due) ? '1s' : delay);
+        await advance(delay);
+      } else {
+        // The last attempt came no earlier than the start of the move that brought it, so this
+        // retry is due no earlier than the delay after that: the clock goes to a second before
+        // it while the listing is read (both hold for a delivery that waits), then to the time
+        // the listing reports.
+        const earliest = cameDuring[index - 1]!.from + DELAY_MS[index]! - 1_000;
+        const [listed] = await Promise.all([waiting(), earliest - now >= 1 ? advance(`${Math.floor(earliest - now)}ms`) : undefined]);
+        const due = Date.parse(listed?.nextAttemptAt ?? '');
+        await advance(Number.isFinite(due) ? `${Math.max(1_000, Math.ceil(due - now))}ms` : delay);
       }
       // A retry later than the time reported: the rest of the delay brings it.
       if (ctx.receiver.received(hook.url).length < index + 2) await advance(delay);
       await arrival(ctx.receiver.waitFor(hook.url, index + 2, arrivalTimeout(ctx)), `part 6: retry ${index + 1} comes ${delay} after failure ${index + 1}`);
       // Arrived only after the move answered (a clock running fast on its own): it came by the clock's now.
-      if (Number.isNaN(retries[index]!.cameBy)) await move(ctx.client.emulator.clock(), 'D10: GET /_emulator/clock');
+      if (cameDuring.length < index + 1) await move(ctx.client.emulator.clock(), 'D10: GET /_emulator/clock');
     }
-    // Read once at the end of the walk, for the checks that judge what the listing kept of it.
-    const listing = await ctx.client.webhooks.deliveries(hook.id);
-    return { hook, deliveryId, answered: answer.body.data, arrivals: ctx.receiver.received(hook.url), retries, speed, listing };
+    const arrivals = ctx.receiver.received(hook.url);
+    // Read once at the end of the walk, for the checks that judge what the listing kept of it,
+    // beside ?status=dead and the DLQ while the clock moves on two days: a dead delivery reads
+    // the same before and after, and nothing may come of the move (webhooks.dlq).
+    const [listing, deadListing, dlq, moved] = await Promise.all([
+      ctx.client.webhooks.deliveries(hook.id),
+      ctx.client.webhooks.deliveries(hook.id, { status: 'dead' }),
+      ctx.client.emulator.dlq(),
+      ctx.client.emulator.advance(DEAD_WATCH),
+    ]);
+    const retries = listings.map((seen, index) => ({ ...seen, cameFrom: cameDuring[index]?.from ?? Number.NaN, cameBy: cameDuring[index]?.by ?? Number.NaN }));
+    return {
+      hook,
+      deliveryId,
+      answered: answer.body.data,
+      arrivals,
+      retries,
+      speed,
+      listing,
+      dead: { listing: deadListing, dlq, moved, arrivals: ctx.receiver.received(hook.url).length },
+    };
   });
 }
 
@@ -281,26 +315,30 @@ export const webhookRetryChecks: Check[] = [
   {
     id: 'webhooks.dlq',
     tags: ['webhooks', 'retries', 'dlq'],
-    description: 'after the fifth failed retry the delivery is dead: in ?status=dead and in the DLQ, and nothing more is sent',
+    description: 'after the fifth failed retry the delivery is dead: in ?status=dead and in the DLQ, and nothing more is sent in two days',
     spec: 'part 3.2, part 6.3, D9, D11',
     profile: 'emulator',
     creates: true,
     uses: WALKS_RETRY_SCHEDULE,
     run: async (ctx) => {
-      const { hook, deliveryId } = await deadDelivery(ctx);
-      const [dead, dlq] = await Promise.all([ctx.client.webhooks.deliveries(hook.id, { status: 'dead' }), ctx.client.emulator.dlq()]);
-      expect(dead.ok && dead.body.data.some((d) => d.id === deliveryId), 'D9: ?status=dead lists the dead delivery', 'not listed as dead', dead);
+      const { deliveryId, dead } = await deadDelivery(ctx);
       expect(
-        dlq.ok && dlq.body.data.some((d) => d.id === deliveryId),
+        dead.listing.ok && dead.listing.body.data.some((d) => d.id === deliveryId),
+        'D9: ?status=dead lists the dead delivery',
+        'not listed as dead',
+        dead.listing,
+      );
+      expect(
+        dead.dlq.ok && dead.dlq.body.data.some((d) => d.id === deliveryId),
         'part 3.2: after the fifth failed attempt the delivery is moved to the DLQ',
         'not in GET /_emulator/dlq',
-        dlq,
+        dead.dlq,
       );
-      await advance(ctx, '48h');
+      expectStatus(dead.moved, 200, `D10: POST /_emulator/clock/advance {"by":"${DEAD_WATCH}"}`);
       expect(
-        ctx.receiver.received(hook.url).length === 6,
+        dead.arrivals === 6,
         'part 6.3: a delivery in the DLQ is not retried on its own',
-        `${ctx.receiver.received(hook.url).length} requests`,
+        `${dead.arrivals} requests once the clock moved ${DEAD_WATCH} on`,
       );
     },
   },
