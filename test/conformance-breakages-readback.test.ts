@@ -136,9 +136,9 @@ const CASES: Case[] = [
     breakage: {
       request: (q) => {
         if (!is(q, 'DELETE', /^\/v1\/mfa$/)) return undefined;
-        // The check's first two are refused (not fresh); the third, with a fresh session, turns MFA off.
+        // The check's first is refused (no longer fresh); the second, with a fresh session, turns MFA off.
         memory['disables'] = ((memory['disables'] as number | undefined) ?? 0) + 1;
-        return memory['disables'] === 3 ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"enabled":false}}' } : undefined;
+        return memory['disables'] === 2 ? { status: 200, headers: JSON_HEADERS, body: '{"data":{"enabled":false}}' } : undefined;
       },
     },
     failing: 'mfa.required-403',

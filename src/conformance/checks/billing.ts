@@ -8,7 +8,7 @@ import { envelope } from '../../schemas/common.js';
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, emulatorNow, PAST_UP_TO } from './sessions.js';
+import { emulatorNow, stepJustPast, stepToJustBefore } from './sessions.js';
 
 const RETURN = 'http://127.0.0.1:9/conformance';
 
@@ -107,11 +107,11 @@ export const billingChecks: Check[] = [
       const created = await ctx.client.billing.portal({ returnUrl: RETURN });
       const { data } = expectShape(created, envelope(PortalSession), 'D13: portal answers { id: bps_…, url, expiresAt }');
       const page = providerPage(ctx, data.url);
-      const left = Date.parse(data.expiresAt) - (await emulatorNow(ctx));
-      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const expiresAt = Date.parse(data.expiresAt);
+      const early = await stepToJustBefore(ctx, expiresAt, await emulatorNow(ctx));
       const before = await ctx.client.request('GET', page, { apiKey: null });
       expect(before.status === 200, 'D13: a portal link opens until its expiresAt (emulator clock)', `${page} answered ${before.status} 5 s before`, before);
-      await advanceClock(ctx, '6s', PAST_UP_TO);
+      await stepJustPast(ctx, expiresAt, early);
       const after = await ctx.client.request('GET', page, { apiKey: null });
       expect(after.status === 410, 'part 3.3/D13: a portal link past its expiresAt is gone (410)', `${page} answered ${after.status} 1 s after`, after);
       // A person who opens an expired link sees why: the emulator's time beside the real one, as a 410 of the API says in details.

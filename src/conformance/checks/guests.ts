@@ -11,7 +11,7 @@ import { CleanupResult, ConvertedGuest, CreatedGuest, Guest } from '../../schema
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectError, expectErrorCode, expectSuccess } from '../shapes.js';
 import type { Check } from '../types.js';
-import { advanceClock, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
+import { advanceClock, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, stepJustPast, stepToJustBefore } from './sessions.js';
 import { RUN_SESSION_SETTINGS } from './settings.js';
 import { createUser, EVENTS_LOOKED_AT, expectReadBack, missingId, ownTenant, searchListing } from './support.js';
 
@@ -249,8 +249,8 @@ export const guestChecks: Check[] = [
         expectGoneAs(read, 'ended');
       }
       // The newer one is untouched, and its expiresAt is when it ends: active 5 s before, 410 1 s after.
-      const left = Date.parse(newer.expiresAt) - clockNow;
-      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const expiresAt = Date.parse(newer.expiresAt);
+      const early = await stepToJustBefore(ctx, expiresAt, clockNow);
       const before = await own.guests.get(newer.id);
       expect(
         before.ok && before.body.data.status === 'active',
@@ -258,7 +258,7 @@ export const guestChecks: Check[] = [
         'the newer session is not active 5 s before its expiresAt',
         before,
       );
-      const now = await advanceClock(ctx, '6s', PAST_UP_TO);
+      const now = await stepJustPast(ctx, expiresAt, early);
       // A cleanup refused for its bad duration ends nothing: it is sent beside the read of the expired session.
       const [after, refused] = await Promise.all([own.guests.get(newer.id), own.request('POST', '/guests/cleanup', { body: { olderThan: 'soon' } })]);
       expectErrorCode(after, 410, 'session_expired', 'part 3.3/D4: a guest session past its expiresAt (emulator clock) is 410');

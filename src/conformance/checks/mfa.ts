@@ -9,7 +9,18 @@ import { MfaChallenge, MfaEnabled, MfaSetup, MfaStatus, MfaVerified } from '../.
 import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
-import { advanceClock, advancePast, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO, type Session } from './sessions.js';
+import {
+  advanceClock,
+  advancePast,
+  emulatorNow,
+  expectClockTimes,
+  guestSession,
+  HOLDS_SESSION,
+  PAST_UP_TO,
+  stepJustPast,
+  stepToJustBefore,
+  type Session,
+} from './sessions.js';
 
 interface MfaUser extends Session {
   secret: string;
@@ -207,11 +218,11 @@ export const mfaChecks: Check[] = [
     id: 'mfa.required-403',
     tags: ['mfa', 'clock'],
     description:
-      'once the session is no longer fresh, DELETE /mfa is 403 mfa_required; a recovery code verifies, spends one code and keeps the session fresh until freshUntil on the emulator clock; DELETE /mfa then removes MFA',
+      'a recovery code verifies, spends one code and keeps the session fresh until freshUntil on the emulator clock; past it DELETE /mfa is 403 mfa_required; a recovery code verifies again, and DELETE /mfa then removes MFA',
     spec: 'part 5.4 (403 when a multi-factor check is required), D5',
     profile: 'emulator',
     creates: true,
-    uses: { clock: 'steps', why: 'steps the clock past the MFA freshness (10 minutes), twice' },
+    uses: { clock: 'steps', why: 'steps the clock to 5 s before the MFA freshness ends (10 minutes), then past it' },
     readsBack: ['verifyMfa', 'disableMfa'],
     run: async (ctx) => {
       // A user of its own: it spends recovery codes and removes MFA, which no other check may see.
@@ -220,11 +231,9 @@ export const mfaChecks: Check[] = [
         const result = await ctx.client.mfa.status(user.token);
         return { result, data: expectShape(result, envelope(MfaStatus), 'D15: GET /mfa/status').data };
       };
-      await outliveFreshness(ctx);
-      // Opening a challenge makes no session fresh, so it is opened while DELETE /mfa is refused.
-      const [refused, challengeId] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
-      expectErrorCode(refused, 403, 'mfa_required', 'part 5.4/D5: an operation that needs a fresh MFA check answers 403');
-      const verified = await ctx.client.mfa.verify(user.token, { challengeId, code: user.recoveryCodes[0]! });
+      // Verified on the session enabling MFA left fresh: the freshness then runs from this verify,
+      // so one step of the clock shows both where it ends and the 403 past it.
+      const verified = await ctx.client.mfa.verify(user.token, { challengeId: await challenge(ctx, user.token), code: user.recoveryCodes[0]! });
       expectStatus(verified, 200, 'D5: a recovery code verifies');
       const { freshUntil } = expectShape(verified, envelope(MfaVerified), 'D5: verify answers freshUntil').data;
       // The clock is read while the status is: both only read.
@@ -236,7 +245,7 @@ export const mfaChecks: Check[] = [
         spent.result,
       );
       // freshUntil is when freshness ends on the emulator clock: still fresh 5 s before it, no longer 1 s after.
-      await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(freshUntil) - verifiedNow) / 1000) - 5)}s`);
+      const early = await stepToJustBefore(ctx, Date.parse(freshUntil), verifiedNow);
       const before = await status();
       expect(
         before.data.freshUntil === freshUntil,
@@ -244,9 +253,15 @@ export const mfaChecks: Check[] = [
         `5 s before it status says ${before.data.freshUntil}`,
         before.result,
       );
-      await advanceClock(ctx, '6s', PAST_UP_TO);
+      await stepJustPast(ctx, Date.parse(freshUntil), early);
+      // Opening a challenge makes no session fresh, so it is opened while DELETE /mfa is refused.
       const [stale, next] = await Promise.all([ctx.client.mfa.disable(user.token), challenge(ctx, user.token)]);
-      expectErrorCode(stale, 403, 'mfa_required', 'D5: past the freshUntil verify answered, on the emulator clock, the session is no longer fresh (403)');
+      expectErrorCode(
+        stale,
+        403,
+        'mfa_required',
+        'part 5.4/D5: an operation that needs a fresh MFA check answers 403 (past the freshUntil verify answered, on the emulator clock)',
+      );
       expectStatus(await ctx.client.mfa.verify(user.token, { challengeId: next, code: user.recoveryCodes[1]! }), 200, 'D5: a recovery code verifies');
       const disabled = await ctx.client.mfa.disable(user.token);
       expectStatus(disabled, 200, 'D5: DELETE /mfa with a fresh session disables MFA');
@@ -292,7 +307,7 @@ export const mfaChecks: Check[] = [
       };
       const [first, data] = await Promise.all([open(), open()]);
       // expiresAt is when the challenge ends on the emulator clock: answered 5 s before it, refused 1 s after.
-      const early = await advanceClock(ctx, `${Math.max(0, Math.floor((Date.parse(first.expiresAt) - (await emulatorNow(ctx))) / 1000) - 5)}s`);
+      const early = await stepToJustBefore(ctx, Date.parse(first.expiresAt), await emulatorNow(ctx));
       const inTime = await ctx.client.mfa.verify(user.token, { challengeId: first.challengeId, code: codeAt(user.secret, early) });
       expectStatus(inTime, 200, 'part 3.3/D5: a challenge is answered until its expiresAt on the emulator clock');
       const [status, inTimeNow] = await Promise.all([ctx.client.mfa.status(user.token), emulatorNow(ctx)]);

@@ -96,6 +96,28 @@ export async function advanceClock(ctx: CheckContext, by: string, upTo?: string)
   return Date.parse(expectShape(result, envelope(ClockState), 'D10: advance answers the clock').data.now);
 }
 
+/** How far before an expiry a check looks that what it holds still works, and how far past it that it no longer does. */
+const JUST_BEFORE_S = 5;
+const JUST_PAST_MS = 1_000;
+
+/**
+ * Steps the emulator clock to a few seconds before `endsAt` (an expiry or the end of a freshness,
+ * in ms of the emulator clock) from `now`, the clock as last read (5 to 6 s before it, in whole
+ * seconds); answers the clock the step reached.
+ */
+export function stepToJustBefore(ctx: CheckContext, endsAt: number, now: number): Promise<number> {
+  return advanceClock(ctx, `${Math.max(0, Math.floor((endsAt - now) / 1000) - JUST_BEFORE_S)}s`);
+}
+
+/**
+ * Steps the emulator clock a second past `endsAt`, or further up to PAST_UP_TO, measured from
+ * `reached`, the clock the step before answered: a fixed step from a time rounded down to
+ * the second would land anywhere from a second to a few milliseconds past it.
+ */
+export function stepJustPast(ctx: CheckContext, endsAt: number, reached: number): Promise<number> {
+  return advanceClock(ctx, `${Math.max(JUST_PAST_MS, Math.ceil(endsAt + JUST_PAST_MS - reached))}ms`, PAST_UP_TO);
+}
+
 /**
  * Advances the emulator clock one second past a session setting the run holds (settings.ts:
  * every check that signs in has set them first, so there is nothing to read back), in one step;

@@ -13,7 +13,17 @@ import { expect, expectShape, expectStatus } from '../expect.js';
 import { expectErrorCode } from '../shapes.js';
 import type { Check, CheckContext } from '../types.js';
 import { enableMfa, outliveFreshness } from './mfa.js';
-import { advanceClock, claimedWallet, emulatorNow, expectClockTimes, guestSession, HOLDS_SESSION, PAST_UP_TO } from './sessions.js';
+import {
+  advanceClock,
+  claimedWallet,
+  emulatorNow,
+  expectClockTimes,
+  guestSession,
+  HOLDS_SESSION,
+  PAST_UP_TO,
+  stepJustPast,
+  stepToJustBefore,
+} from './sessions.js';
 import { ownTenant, removal } from './support.js';
 
 const PKCS8_ED25519_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
@@ -366,11 +376,11 @@ export const walletChecks: Check[] = [
     uses: { clock: 'steps', why: "steps the clock past a delegated session's expiresIn (a minute)" },
     run: async (ctx) => {
       const { session } = await delegatedSession(ctx, '1m');
-      const left = Date.parse(session.expiresAt) - (await emulatorNow(ctx));
-      await advanceClock(ctx, `${Math.max(0, Math.floor(left / 1000) - 5)}s`);
+      const expiresAt = Date.parse(session.expiresAt);
+      const early = await stepToJustBefore(ctx, expiresAt, await emulatorNow(ctx));
       const before = await ctx.client.delegatedSessions.query(session.token, session.id);
       expectStatus(before, 200, `D4/D10: a delegated session works until its expiresAt ${session.expiresAt} (emulator clock): 5 s before`);
-      const now = await advanceClock(ctx, '6s', PAST_UP_TO);
+      const now = await stepJustPast(ctx, expiresAt, early);
       const result = await ctx.client.delegatedSessions.query(session.token, session.id);
       expectErrorCode(result, 410, 'session_expired', 'part 3.3/D4: an expired session is 410');
       expectClockTimes(result, now, 'D6/D10: a session the clock ended names the emulator and the real time in details');
