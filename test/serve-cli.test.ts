@@ -3,47 +3,24 @@
  * its printed URLs and keys, a request with the printed key, a clean SIGINT, and the errors
  * a user can act on (busy port, locked data dir, bad --seed) as one line without a stack.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACME_KEY, GLOBEX_KEY } from '../src/test-support/harness.js';
+import { ensureBuilt } from '../src/test-support/serve-process.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'svc.js');
-const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'index.js');
 // The escape character that starts a terminal colour code.
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
 const work = mkdtempSync(join(tmpdir(), 'svc-cli-'));
 const children: ChildProcess[] = [];
-
-/** Newest modification time of the sources the build compiles. */
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** `npm test` builds first; a lone run of this file builds when dist is older than src. */
-async function ensureBuilt(): Promise<void> {
-  if (existsSync(BUILT_ENTRY) && statSync(BUILT_ENTRY).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
-  try {
-    await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT });
-  } catch (error) {
-    // tsc still emits on type errors elsewhere in the tree; only a missing entry point is fatal here.
-    if (!existsSync(BUILT_ENTRY)) throw error;
-  }
-}
 
 interface Served {
   child: ChildProcess;

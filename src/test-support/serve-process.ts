@@ -11,6 +11,11 @@ import { promisify } from 'node:util';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'svc.js');
 const BUILT_ENTRY = join(ROOT, 'dist', 'cli', 'index.js');
+/**
+ * Written by every build (scripts/bundle.mjs makes the bundle anew), so its time is the last
+ * build's: tsc builds incrementally and leaves a file it need not emit again as it was.
+ */
+export const BUILD_STAMP = join(ROOT, 'dist', 'bundle', 'manifest.json');
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -34,9 +39,9 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** `npm test` builds first; a lone run of a process test builds when dist is older than src. */
+/** `npm test` builds first; a lone run of a process test builds when the last build is older than src. */
 export async function ensureBuilt(): Promise<void> {
-  if (existsSync(BUILT_ENTRY) && statSync(BUILT_ENTRY).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
+  if (existsSync(BUILT_ENTRY) && existsSync(BUILD_STAMP) && statSync(BUILD_STAMP).mtimeMs >= newestSource(join(ROOT, 'src'))) return;
   try {
     await promisify(execFile)('npm', ['run', 'build'], { cwd: ROOT });
   } catch (error) {
