@@ -1,8 +1,8 @@
 /**
- * The run's own layout (vitest.config.ts): the files that run two at once share their worker's
- * loaded modules, where a file's vi.mock would replace nothing once an earlier file has loaded
- * the module, and its tests would test the real one. So every file that calls vi.mock is one of
- * OWN_MODULES, which run each in a fresh process, and the list names no file that does not.
+ * The run's own layout (vitest.config.ts): test files share their worker's loaded modules,
+ * where a file's vi.mock would replace nothing once an earlier file has loaded the module, and
+ * its tests would test the real one. So every file that calls vi.mock is one of OWN_MODULES,
+ * which run each in a fresh process, and the list names no file that does not.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
