@@ -121,6 +121,18 @@ describe.skipIf(!postgres.available)('faults scoped to a tenant, on PostgreSQL w
     expect((await two.request('GET', '/_emulator/faults')).body.data).toEqual([]);
   }, 60_000);
 
+  // A health probe waits for the store only briefly (middleware/store-sync.ts), yet a fault one
+  // process stored is met by the next probe on any other, as by any other request.
+  it("meets a fault set through one emulator at the other's next health probe, every time", async () => {
+    for (let round = 0; round < 20; round += 1) {
+      const added = await one.request('POST', '/_emulator/faults', { body: { path: '/healthz', status: 503, count: 1 } });
+      expect(added.status).toBe(201);
+      const probe = await two.request('GET', `${two.baseUrl}/healthz`, { key: null });
+      expect([round, probe.status, probe.headers.get(FAULT_HEADER)]).toEqual([round, 503, added.body.data.id]);
+    }
+    expect((await one.request('GET', '/_emulator/faults')).body.data).toEqual([]);
+  }, 30_000);
+
   it('refuses an unknown tenant with 404', async () => {
     const answer = await two.request('POST', '/_emulator/faults', { body: { path: '/*', count: 1, tenant: 'ten_noSuchTenant000000001' } });
     expect([answer.status, answer.body.code]).toEqual([404, 'not_found']);
